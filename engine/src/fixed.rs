@@ -1,0 +1,366 @@
+//! Q32.32 fixed-point numbers: the only number type of the simulation path.
+//!
+//! Written by hand rather than taken from the `fixed` crate so that every rounding and overflow
+//! rule is ours, documented here, and identical in every build profile:
+//!
+//! * **add / sub / neg** saturate at the ends of the range (never wrap, never panic);
+//! * **mul** computes the exact 128-bit product and rounds to nearest, ties toward +∞
+//!   (`(a·b + 2^31) >> 32`), then saturates;
+//! * **div** computes `(a << 32) / b` exactly in 128 bits, truncated toward zero, then saturates;
+//!   division by zero gives `MAX`, `MIN` or `ZERO` by the sign of the dividend (no panic);
+//! * **sqrt** is the floor of the exact square root; negative input gives zero.
+//!
+//! Floats appear only in [`Fixed::from_f64`] and [`Fixed::to_f64`], the boundary conversions.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// Number of fractional bits.
+pub const FRAC_BITS: u32 = 32;
+const ONE_RAW: i64 = 1 << FRAC_BITS;
+
+/// A signed Q32.32 fixed-point number (`raw / 2^32`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fixed(i64);
+
+/// Error of a boundary conversion from a float.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FromFloatError {
+    /// The input was NaN.
+    NaN,
+    /// The input was infinite or outside the Q32.32 range.
+    OutOfRange,
+}
+
+impl fmt::Display for FromFloatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FromFloatError::NaN => f.write_str("value is NaN"),
+            FromFloatError::OutOfRange => f.write_str("value is infinite or outside ±2^31"),
+        }
+    }
+}
+
+impl std::error::Error for FromFloatError {}
+
+impl Fixed {
+    pub const ZERO: Fixed = Fixed(0);
+    pub const ONE: Fixed = Fixed(ONE_RAW);
+    pub const HALF: Fixed = Fixed(ONE_RAW / 2);
+    pub const TWO: Fixed = Fixed(2 * ONE_RAW);
+    pub const MAX: Fixed = Fixed(i64::MAX);
+    pub const MIN: Fixed = Fixed(i64::MIN);
+    /// The smallest positive value, 2^-32.
+    pub const EPSILON: Fixed = Fixed(1);
+    /// π rounded to nearest.
+    pub const PI: Fixed = Fixed(13_493_037_705);
+    /// π/2 rounded to nearest.
+    pub const FRAC_PI_2: Fixed = Fixed(6_746_518_852);
+    /// 2π rounded to nearest.
+    pub const TAU: Fixed = Fixed(26_986_075_409);
+
+    /// The value whose raw bits are `raw` (i.e. `raw / 2^32`).
+    #[inline]
+    pub const fn from_raw(raw: i64) -> Fixed {
+        Fixed(raw)
+    }
+
+    /// The raw bits (`value · 2^32`).
+    #[inline]
+    pub const fn raw(self) -> i64 {
+        self.0
+    }
+
+    /// An integer value; saturates outside ±2^31.
+    #[inline]
+    pub const fn from_int(v: i32) -> Fixed {
+        Fixed((v as i64) << FRAC_BITS)
+    }
+
+    /// The exact ratio `num / den` rounded toward zero (`den` ≠ 0; zero gives 0).
+    #[inline]
+    pub const fn ratio(num: i64, den: i64) -> Fixed {
+        if den == 0 {
+            return Fixed::ZERO;
+        }
+        let q = ((num as i128) << FRAC_BITS) / den as i128;
+        Fixed(saturate(q))
+    }
+
+    /// Boundary conversion: the nearest Q32.32 value to `v` (ties to even), or an error for NaN,
+    /// infinities and values outside the range. Exact for every f64 with at most 32 fractional
+    /// bits inside the range.
+    #[allow(clippy::float_arithmetic)]
+    pub fn from_f64(v: f64) -> Result<Fixed, FromFloatError> {
+        if v.is_nan() {
+            return Err(FromFloatError::NaN);
+        }
+        // 2^31 itself is out of range; multiplying by a power of two is exact.
+        let scaled = v * 4_294_967_296.0;
+        if !scaled.is_finite() || scaled >= 9_223_372_036_854_775_808.0 || scaled < -9_223_372_036_854_775_808.0 {
+            return Err(FromFloatError::OutOfRange);
+        }
+        Ok(Fixed(scaled.round_ties_even() as i64))
+    }
+
+    /// Boundary conversion to f64 (exact while |raw| < 2^53, else rounded to nearest).
+    #[allow(clippy::float_arithmetic)]
+    pub fn to_f64(self) -> f64 {
+        self.0 as f64 / 4_294_967_296.0
+    }
+
+    #[inline]
+    pub const fn abs(self) -> Fixed {
+        Fixed(self.0.saturating_abs())
+    }
+
+    #[inline]
+    pub const fn is_negative(self) -> bool {
+        self.0 < 0
+    }
+
+    #[inline]
+    pub const fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+
+    #[inline]
+    pub fn min(self, o: Fixed) -> Fixed {
+        if self.0 <= o.0 {
+            self
+        } else {
+            o
+        }
+    }
+
+    #[inline]
+    pub fn max(self, o: Fixed) -> Fixed {
+        if self.0 >= o.0 {
+            self
+        } else {
+            o
+        }
+    }
+
+    #[inline]
+    pub fn clamp(self, lo: Fixed, hi: Fixed) -> Fixed {
+        self.max(lo).min(hi)
+    }
+
+    /// Multiplication by an integer (saturating, exact).
+    #[inline]
+    pub const fn mul_int(self, k: i64) -> Fixed {
+        Fixed(saturate(self.0 as i128 * k as i128))
+    }
+
+    /// Division by an integer, truncated toward zero; by zero gives zero.
+    #[inline]
+    pub const fn div_int(self, k: i64) -> Fixed {
+        if k == 0 {
+            return Fixed::ZERO;
+        }
+        Fixed(self.0 / k)
+    }
+
+    /// Floor of the exact square root; zero for negative input.
+    #[inline]
+    pub fn sqrt(self) -> Fixed {
+        if self.0 <= 0 {
+            return Fixed::ZERO;
+        }
+        // sqrt(raw / 2^32) · 2^32 = sqrt(raw · 2^32).
+        let r = ((self.0 as u128) << FRAC_BITS).isqrt();
+        Fixed(r as i64)
+    }
+
+    /// Truncation toward −∞ to an integer.
+    #[inline]
+    pub const fn floor_int(self) -> i64 {
+        self.0 >> FRAC_BITS
+    }
+
+    /// `self · a / b` with a single rounding (exact 192-bit intermediate not needed: the
+    /// 128-bit product is divided directly), truncated toward zero; `b == 0` saturates by sign.
+    #[inline]
+    pub fn mul_div(self, a: Fixed, b: Fixed) -> Fixed {
+        let p = self.0 as i128 * a.0 as i128;
+        if b.0 == 0 {
+            return sign_saturate(p);
+        }
+        Fixed(saturate(p / b.0 as i128))
+    }
+}
+
+#[inline]
+const fn saturate(v: i128) -> i64 {
+    if v > i64::MAX as i128 {
+        i64::MAX
+    } else if v < i64::MIN as i128 {
+        i64::MIN
+    } else {
+        v as i64
+    }
+}
+
+#[inline]
+fn sign_saturate(v: i128) -> Fixed {
+    match v.cmp(&0) {
+        Ordering::Greater => Fixed::MAX,
+        Ordering::Less => Fixed::MIN,
+        Ordering::Equal => Fixed::ZERO,
+    }
+}
+
+impl Add for Fixed {
+    type Output = Fixed;
+    #[inline]
+    fn add(self, o: Fixed) -> Fixed {
+        Fixed(self.0.saturating_add(o.0))
+    }
+}
+
+impl Sub for Fixed {
+    type Output = Fixed;
+    #[inline]
+    fn sub(self, o: Fixed) -> Fixed {
+        Fixed(self.0.saturating_sub(o.0))
+    }
+}
+
+impl Neg for Fixed {
+    type Output = Fixed;
+    #[inline]
+    fn neg(self) -> Fixed {
+        Fixed(self.0.saturating_neg())
+    }
+}
+
+impl Mul for Fixed {
+    type Output = Fixed;
+    #[inline]
+    fn mul(self, o: Fixed) -> Fixed {
+        let p = self.0 as i128 * o.0 as i128 + (1i128 << (FRAC_BITS - 1));
+        Fixed(saturate(p >> FRAC_BITS))
+    }
+}
+
+impl Div for Fixed {
+    type Output = Fixed;
+    #[inline]
+    fn div(self, o: Fixed) -> Fixed {
+        if o.0 == 0 {
+            return sign_saturate(self.0 as i128);
+        }
+        Fixed(saturate(((self.0 as i128) << FRAC_BITS) / o.0 as i128))
+    }
+}
+
+impl AddAssign for Fixed {
+    #[inline]
+    fn add_assign(&mut self, o: Fixed) {
+        *self = *self + o;
+    }
+}
+
+impl SubAssign for Fixed {
+    #[inline]
+    fn sub_assign(&mut self, o: Fixed) {
+        *self = *self - o;
+    }
+}
+
+impl MulAssign for Fixed {
+    #[inline]
+    fn mul_assign(&mut self, o: Fixed) {
+        *self = *self * o;
+    }
+}
+
+impl fmt::Debug for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self)
+    }
+}
+
+impl fmt::Display for Fixed {
+    /// Exact decimal expansion, truncated to 10 fractional digits (display only).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let neg = self.0 < 0;
+        let mag = (self.0 as i128).unsigned_abs();
+        let int = mag >> FRAC_BITS;
+        let frac = mag & ((1u128 << FRAC_BITS) - 1);
+        let digits = (frac * 10_000_000_000u128) >> FRAC_BITS;
+        write!(f, "{}{}.{:010}", if neg { "-" } else { "" }, int, digits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fx(v: f64) -> Fixed {
+        Fixed::from_f64(v).unwrap()
+    }
+
+    #[test]
+    fn boundary_conversion_is_exact_and_rejects_bad_floats() {
+        assert_eq!(fx(1.5).raw(), 3 << 31);
+        assert_eq!(fx(-0.25).raw(), -(1 << 30));
+        assert_eq!(fx(-0.0), Fixed::ZERO);
+        assert_eq!(Fixed::from_f64(f64::NAN), Err(FromFloatError::NaN));
+        assert_eq!(Fixed::from_f64(f64::INFINITY), Err(FromFloatError::OutOfRange));
+        assert_eq!(Fixed::from_f64(2147483648.0), Err(FromFloatError::OutOfRange));
+        assert!(Fixed::from_f64(-2147483648.0).is_ok());
+        assert_eq!(fx(1.2345).to_f64(), (1.2345f64 * 4294967296.0).round() / 4294967296.0);
+    }
+
+    #[test]
+    fn mul_rounds_to_nearest_and_saturates() {
+        // 2^-32 · 0.5 = 2^-33: a tie, rounds toward +inf to 2^-32.
+        assert_eq!((Fixed::EPSILON * Fixed::HALF).raw(), 1);
+        assert_eq!((-Fixed::EPSILON * Fixed::HALF).raw(), 0);
+        assert_eq!(fx(3.0) * fx(-2.5), fx(-7.5));
+        assert_eq!(Fixed::MAX * Fixed::TWO, Fixed::MAX);
+        assert_eq!(Fixed::MIN * Fixed::TWO, Fixed::MIN);
+    }
+
+    #[test]
+    fn div_truncates_and_never_panics() {
+        assert_eq!(Fixed::ONE / fx(3.0), Fixed::from_raw(1_431_655_765));
+        assert_eq!(-Fixed::ONE / fx(3.0), Fixed::from_raw(-1_431_655_765));
+        assert_eq!(Fixed::ONE / Fixed::ZERO, Fixed::MAX);
+        assert_eq!(-Fixed::ONE / Fixed::ZERO, Fixed::MIN);
+        assert_eq!(Fixed::ZERO / Fixed::ZERO, Fixed::ZERO);
+        assert_eq!(Fixed::MIN / -Fixed::EPSILON, Fixed::MAX);
+    }
+
+    #[test]
+    fn add_sub_neg_saturate() {
+        assert_eq!(Fixed::MAX + Fixed::ONE, Fixed::MAX);
+        assert_eq!(Fixed::MIN - Fixed::ONE, Fixed::MIN);
+        assert_eq!(-Fixed::MIN, Fixed::MAX);
+    }
+
+    #[test]
+    fn sqrt_is_floor_of_exact_root() {
+        assert_eq!(fx(4.0).sqrt(), fx(2.0));
+        assert_eq!(fx(2.0).sqrt().raw(), 6_074_000_999); // floor(sqrt(2)·2^32)
+        assert_eq!(fx(-1.0).sqrt(), Fixed::ZERO);
+        assert_eq!(Fixed::MAX.sqrt().raw(), 199_032_864_766_430); // floor(sqrt((2^63 - 1)·2^32))
+    }
+
+    #[test]
+    fn constants_match_their_definitions() {
+        assert!((Fixed::PI.to_f64() - std::f64::consts::PI).abs() < 2.4e-10);
+        assert!((Fixed::TAU.to_f64() - std::f64::consts::TAU).abs() < 2.4e-10);
+        assert!((Fixed::FRAC_PI_2.to_f64() - std::f64::consts::FRAC_PI_2).abs() < 2.4e-10);
+        assert_eq!(Fixed::ratio(1, 60).raw(), 71_582_788);
+    }
+
+    #[test]
+    fn display_is_exact_decimal() {
+        assert_eq!(fx(-1.5).to_string(), "-1.5000000000");
+        assert_eq!(Fixed::EPSILON.to_string(), "0.0000000002");
+    }
+}

@@ -1,0 +1,22 @@
+//! rephyre's engine: a deterministic 2D rigid-body engine on Q32.32 fixed-point arithmetic,
+//! behaving like Box2D 2.3.2 as PHYRE configured it (60 Hz, 15 velocity / 20 position iterations).
+//!
+//! No floating point is used on the simulation path: floats appear only in the explicitly named
+//! boundary conversions [`Fixed::from_f64`] and [`Fixed::to_f64`]. The same inputs give the same
+//! bits on every platform, thread count and build profile.
+//!
+//! Units are metres, kilograms, seconds and radians; the scene's pixels are 1/6 m
+//! ([`settings::PX_PER_METRE`]).
+#![deny(clippy::float_arithmetic)]
+
+pub mod collide;
+pub mod fixed;
+pub mod manifold;
+pub mod math;
+pub mod settings;
+pub mod shape;
+pub mod toi;
+
+pub use fixed::Fixed;
+pub use math::{Rot, Sweep, Transform, Vec2};
+pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
