@@ -9,14 +9,23 @@
 //! ([`settings::PX_PER_METRE`]).
 #![deny(clippy::float_arithmetic)]
 
+pub mod body;
 pub mod collide;
+pub mod contact;
 pub mod fixed;
+pub mod goal;
+pub mod hash;
 pub mod manifold;
 pub mod math;
 pub mod settings;
 pub mod shape;
+mod solver;
 pub mod toi;
+pub mod world;
 
 pub use fixed::Fixed;
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
+pub use body::{Body, BodyDef, BodyId, BodyKind};
+pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
+pub use world::{ContactInfo, World, WorldError};

@@ -1,0 +1,211 @@
+//! Rigid bodies: definitions given by callers and the state the world steps.
+
+use crate::fixed::Fixed;
+use crate::math::{Rot, Sweep, Transform, Vec2};
+use crate::settings;
+use crate::shape::{MassData, Shape};
+
+/// Index of a body in its world: bodies are numbered 0, 1, 2, … in the order they were added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BodyId(pub u32);
+
+impl BodyId {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyKind {
+    /// Never moves; infinite mass.
+    Static,
+    /// Moved by gravity and contacts.
+    Dynamic,
+}
+
+/// What a caller gives to [`crate::World::add_body`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BodyDef {
+    pub kind: BodyKind,
+    /// Position of the body origin (m).
+    pub position: Vec2,
+    /// Angle (rad, counter-clockwise).
+    pub angle: Fixed,
+    /// Convex parts in body coordinates (1 … [`crate::world::MAX_PARTS`]).
+    pub parts: Vec<Shape>,
+    pub density: Fixed,
+    pub friction: Fixed,
+    pub restitution: Fixed,
+    pub linear_velocity: Vec2,
+    pub angular_velocity: Fixed,
+}
+
+impl BodyDef {
+    /// A body with PHYRE's material (density 0.25, friction 0.5, restitution 0.2), at rest.
+    pub fn new(kind: BodyKind, position: Vec2, angle: Fixed, parts: Vec<Shape>) -> BodyDef {
+        BodyDef {
+            kind,
+            position,
+            angle,
+            parts,
+            density: settings::DENSITY,
+            friction: settings::FRICTION,
+            restitution: settings::RESTITUTION,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: Fixed::ZERO,
+        }
+    }
+}
+
+/// A body as the world holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Body {
+    pub(crate) kind: BodyKind,
+    pub(crate) parts: Vec<Shape>,
+    pub(crate) friction: Fixed,
+    pub(crate) restitution: Fixed,
+    /// Transform of the body origin.
+    pub(crate) xf: Transform,
+    /// Centre of mass and angle: the integrated state.
+    pub(crate) sweep: Sweep,
+    pub(crate) v: Vec2,
+    pub(crate) w: Fixed,
+    pub(crate) mass: Fixed,
+    pub(crate) inv_mass: Fixed,
+    /// Inertia about the centre of mass.
+    pub(crate) inertia: Fixed,
+    pub(crate) inv_inertia: Fixed,
+    pub(crate) awake: bool,
+    pub(crate) sleep_time: Fixed,
+}
+
+impl Body {
+    pub(crate) fn from_def(def: &BodyDef) -> Body {
+        let mut md = MassData::default();
+        if def.kind == BodyKind::Dynamic {
+            // Parts are summed independently: overlapping parts count twice, as in PHYRE.
+            let mut weighted = Vec2::ZERO;
+            for p in &def.parts {
+                let m = p.mass(def.density);
+                md.mass += m.mass;
+                weighted += m.center.scale(m.mass);
+                md.inertia += m.inertia;
+            }
+            if md.mass.is_positive() {
+                md.center = Vec2::new(weighted.x / md.mass, weighted.y / md.mass);
+            }
+        }
+        let (mass, inv_mass, inertia, inv_inertia, center) = if def.kind == BodyKind::Dynamic && md.mass.is_positive() {
+            let i_c = md.inertia - md.mass * md.center.length_squared();
+            let inv_i = if i_c.is_positive() { Fixed::ONE / i_c } else { Fixed::ZERO };
+            (md.mass, Fixed::ONE / md.mass, i_c, inv_i, md.center)
+        } else {
+            (Fixed::ZERO, Fixed::ZERO, Fixed::ZERO, Fixed::ZERO, Vec2::ZERO)
+        };
+        let xf = Transform::new(def.position, def.angle);
+        let c = xf.apply(center);
+        Body {
+            kind: def.kind,
+            parts: def.parts.clone(),
+            friction: def.friction,
+            restitution: def.restitution,
+            xf,
+            sweep: Sweep { local_center: center, c0: c, c, a0: def.angle, a: def.angle },
+            v: if def.kind == BodyKind::Dynamic { def.linear_velocity } else { Vec2::ZERO },
+            w: if def.kind == BodyKind::Dynamic { def.angular_velocity } else { Fixed::ZERO },
+            mass,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            awake: def.kind == BodyKind::Dynamic,
+            sleep_time: Fixed::ZERO,
+        }
+    }
+
+    #[inline]
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+
+    #[inline]
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+
+    /// The convex parts, in body coordinates.
+    #[inline]
+    pub fn parts(&self) -> &[Shape] {
+        &self.parts
+    }
+
+    /// Transform of the body origin.
+    #[inline]
+    pub fn transform(&self) -> &Transform {
+        &self.xf
+    }
+
+    /// Position of the body origin (m).
+    #[inline]
+    pub fn position(&self) -> Vec2 {
+        self.xf.p
+    }
+
+    /// Angle (rad), as integrated (not wrapped).
+    #[inline]
+    pub fn angle(&self) -> Fixed {
+        self.sweep.a
+    }
+
+    #[inline]
+    pub fn rotation(&self) -> Rot {
+        self.xf.q
+    }
+
+    /// Centre of mass in world coordinates.
+    #[inline]
+    pub fn world_center(&self) -> Vec2 {
+        self.sweep.c
+    }
+
+    /// Centre of mass in body coordinates.
+    #[inline]
+    pub fn local_center(&self) -> Vec2 {
+        self.sweep.local_center
+    }
+
+    #[inline]
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.v
+    }
+
+    #[inline]
+    pub fn angular_velocity(&self) -> Fixed {
+        self.w
+    }
+
+    /// Mass (zero for static bodies).
+    #[inline]
+    pub fn mass(&self) -> Fixed {
+        self.mass
+    }
+
+    /// Rotational inertia about the centre of mass.
+    #[inline]
+    pub fn inertia(&self) -> Fixed {
+        self.inertia
+    }
+
+    /// Dynamic and not asleep (static bodies are never awake).
+    #[inline]
+    pub fn is_awake(&self) -> bool {
+        self.awake
+    }
+
+    /// Recompute the origin transform from the sweep's current centre and angle.
+    #[inline]
+    pub(crate) fn synchronize_transform(&mut self) {
+        let q = Rot::from_angle(self.sweep.a);
+        self.xf = Transform { p: self.sweep.c - q.apply(self.sweep.local_center), q };
+    }
+}

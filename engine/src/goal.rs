@@ -1,0 +1,143 @@
+//! The goal: body A touches body B for [`GOAL_HOLD_STEPS`] consecutive steps within
+//! [`MAX_STEPS`], evaluated after every step (SPEC §2).
+
+use crate::body::BodyId;
+use crate::fixed::Fixed;
+use crate::hash::chain;
+use crate::settings::{GOAL_HOLD_STEPS, MAX_STEPS};
+use crate::shape::Shape;
+use crate::world::World;
+
+/// How "touching" is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TouchRule {
+    /// At least one manifold point between any parts of the two bodies (as of the last narrow
+    /// phase, so it lags positions by one step).
+    Contact,
+    /// For two single-circle bodies: centre distance < r1 + r2 + `margin`, on current positions.
+    CentreDistance { margin: Fixed },
+}
+
+/// A touching goal between two bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub body_a: BodyId,
+    pub body_b: BodyId,
+    pub rule: TouchRule,
+}
+
+impl Goal {
+    /// Whether the relation holds in `world` now.
+    pub fn holds(&self, world: &World) -> bool {
+        match self.rule {
+            TouchRule::Contact => world.touching(self.body_a, self.body_b),
+            TouchRule::CentreDistance { margin } => {
+                let (Some(a), Some(b)) = (world.body(self.body_a), world.body(self.body_b)) else {
+                    return false;
+                };
+                match (a.parts(), b.parts()) {
+                    ([Shape::Circle(ca)], [Shape::Circle(cb)]) => {
+                        let pa = a.transform().apply(ca.center);
+                        let pb = b.transform().apply(cb.center);
+                        let reach = ca.radius + cb.radius + margin;
+                        (pb - pa).length() < reach
+                    }
+                    _ => world.touching(self.body_a, self.body_b),
+                }
+            }
+        }
+    }
+}
+
+/// Result of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RunOutcome {
+    pub solved: bool,
+    /// Steps the run covers: the step count when solved, else the full length.
+    pub steps: u32,
+    /// Steps actually computed (fewer when the world came to rest and the rest was decided).
+    pub stepped: u32,
+    /// Step number (1-based: after that many steps) at which the goal first held.
+    pub first_touch_step: Option<u32>,
+    /// Step number at which the hold reached [`GOAL_HOLD_STEPS`].
+    pub solved_step: Option<u32>,
+    /// [`World::state_hash`] after the last step covered.
+    pub final_hash: u64,
+    /// Per-step chained hash (only when requested; else 0).
+    pub hash_chain: u64,
+}
+
+/// Options of [`run`].
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    pub max_steps: u32,
+    /// Chain [`World::state_hash`] after every step into `hash_chain` (and disable the early
+    /// exit's shortcut for the hash, which stays exact anyway).
+    pub chain_hashes: bool,
+    /// Decide the remaining steps without stepping once nothing is awake.
+    pub early_exit: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { max_steps: MAX_STEPS, chain_hashes: false, early_exit: true }
+    }
+}
+
+/// Step `world` until the goal has held for [`GOAL_HOLD_STEPS`] consecutive steps or
+/// `max_steps` are done. `observer(step, world)` is called after every step (1-based).
+///
+/// Early exit: once no dynamic body is awake, a step cannot change the state (contacts of
+/// sleeping pairs are kept, nothing is integrated), so the remaining steps are decided without
+/// stepping; the outcome, including every hash, is the same as with full stepping.
+pub fn run(world: &mut World, goal: &Goal, opts: RunOptions, mut observer: impl FnMut(u32, &World)) -> RunOutcome {
+    let mut consecutive = 0u32;
+    let mut first_touch = None;
+    let mut stepped = 0u32;
+    let mut hash_chain = 0u64;
+    let mut at_rest = false;
+    let mut rest_hash = 0u64;
+    for step in 1..=opts.max_steps {
+        if at_rest {
+            world.advance_at_rest();
+        } else {
+            world.step();
+            stepped += 1;
+            at_rest = opts.early_exit && world.is_at_rest();
+            if at_rest {
+                rest_hash = world.state_hash();
+            }
+        }
+        if opts.chain_hashes {
+            let h = if at_rest { rest_hash } else { world.state_hash() };
+            hash_chain = chain(hash_chain, h);
+        }
+        observer(step, world);
+        if goal.holds(world) {
+            consecutive += 1;
+            first_touch.get_or_insert(step);
+            if consecutive >= GOAL_HOLD_STEPS {
+                return RunOutcome {
+                    solved: true,
+                    steps: step,
+                    stepped,
+                    first_touch_step: first_touch,
+                    solved_step: Some(step),
+                    final_hash: world.state_hash(),
+                    hash_chain,
+                };
+            }
+        } else {
+            consecutive = 0;
+        }
+    }
+    RunOutcome {
+        solved: false,
+        steps: opts.max_steps,
+        stepped,
+        first_touch_step: first_touch,
+        solved_step: None,
+        final_hash: world.state_hash(),
+        hash_chain,
+    }
+}

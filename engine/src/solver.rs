@@ -1,0 +1,376 @@
+//! The island solver: velocity integration, sequential impulses with warm starting and the
+//! 2-point block solver, position integration with per-step caps, and non-linear Gauss-Seidel
+//! position correction.
+//!
+//! Order (fixed and documented): bodies in ascending id; contacts in ascending
+//! [`crate::contact::ContactKey`]; within a contact, friction before the normal constraint.
+
+use crate::body::Body;
+use crate::contact::Contact;
+use crate::fixed::Fixed;
+use crate::manifold::{position_point, WorldManifold};
+use crate::math::{Rot, Transform, Vec2};
+use crate::settings::*;
+
+/// One body's working state during an island solve.
+#[derive(Clone, Copy, Debug)]
+struct SolverBody {
+    c: Vec2,
+    a: Fixed,
+    v: Vec2,
+    w: Fixed,
+    inv_mass: Fixed,
+    inv_inertia: Fixed,
+    local_center: Vec2,
+    /// Rotation cached for `a` (recomputed only when the angle changes).
+    q: Rot,
+    q_angle: Fixed,
+}
+
+impl SolverBody {
+    #[inline]
+    fn transform(&mut self) -> Transform {
+        if self.q_angle != self.a {
+            self.q = Rot::from_angle(self.a);
+            self.q_angle = self.a;
+        }
+        Transform { p: self.c - self.q.apply(self.local_center), q: self.q }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct PointConstraint {
+    ra: Vec2,
+    rb: Vec2,
+    normal_impulse: Fixed,
+    tangent_impulse: Fixed,
+    normal_mass: Fixed,
+    tangent_mass: Fixed,
+    velocity_bias: Fixed,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ContactConstraint {
+    /// Index into the island's contact list.
+    contact: usize,
+    a: usize,
+    b: usize,
+    normal: Vec2,
+    points: [PointConstraint; 2],
+    /// Points solved this step (the block solver may drop the second one).
+    count: usize,
+    friction: Fixed,
+    /// K and its inverse for the block solver, when `count == 2`.
+    k: [Fixed; 3],
+    k_inv: [Fixed; 4],
+}
+
+/// Reusable buffers for solving islands.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IslandSolver {
+    bodies: Vec<SolverBody>,
+    constraints: Vec<ContactConstraint>,
+}
+
+impl IslandSolver {
+    /// Solve one island: `island_bodies` are world body indices (ascending; static bodies
+    /// included), `island_contacts` indices of touching contacts (ascending key).
+    /// Returns whether the position solver converged.
+    pub(crate) fn solve(
+        &mut self,
+        bodies: &mut [Body],
+        contacts: &mut [Contact],
+        island_bodies: &[usize],
+        island_contacts: &[usize],
+    ) -> bool {
+        let h = DT;
+        self.bodies.clear();
+        for &bi in island_bodies {
+            let b = &mut bodies[bi];
+            b.sweep.c0 = b.sweep.c;
+            b.sweep.a0 = b.sweep.a;
+            let mut v = b.v;
+            let mut w = b.w;
+            if b.is_dynamic() {
+                v.y += h * GRAVITY_Y;
+                // Padé damping: v ← v / (1 + h·c).
+                v = v.scale(Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING));
+                w = w * (Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING));
+            }
+            self.bodies.push(SolverBody {
+                c: b.sweep.c,
+                a: b.sweep.a,
+                v,
+                w,
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia,
+                local_center: b.sweep.local_center,
+                q: b.xf.q,
+                q_angle: b.sweep.a,
+            });
+        }
+        let local = |world_index: u32| island_bodies.binary_search(&(world_index as usize)).unwrap_or(0);
+
+        // Velocity constraints from the manifolds at the start-of-step transforms.
+        self.constraints.clear();
+        for (ci, &cidx) in island_contacts.iter().enumerate() {
+            let c = &contacts[cidx];
+            let ia = local(c.body_a);
+            let ib = local(c.body_b);
+            let ba = &bodies[c.body_a as usize];
+            let bb = &bodies[c.body_b as usize];
+            let ra_shape = ba.parts[c.part_a as usize].radius();
+            let rb_shape = bb.parts[c.part_b as usize].radius();
+            let wm = WorldManifold::new(&c.manifold, &ba.xf, ra_shape, &bb.xf, rb_shape);
+            let (sa, sb) = (self.bodies[ia], self.bodies[ib]);
+            let mut cc = ContactConstraint {
+                contact: ci,
+                a: ia,
+                b: ib,
+                normal: wm.normal,
+                points: [PointConstraint::default(); 2],
+                count: c.manifold.count as usize,
+                friction: c.friction,
+                k: [Fixed::ZERO; 3],
+                k_inv: [Fixed::ZERO; 4],
+            };
+            let n = wm.normal;
+            let t = n.cross_vs(Fixed::ONE);
+            let m_sum = sa.inv_mass + sb.inv_mass;
+            for j in 0..cc.count {
+                let mp = &c.manifold.points[j];
+                let ra = wm.points[j] - sa.c;
+                let rb = wm.points[j] - sb.c;
+                let rna = ra.cross(n);
+                let rnb = rb.cross(n);
+                let kn = m_sum + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
+                let rta = ra.cross(t);
+                let rtb = rb.cross(t);
+                let kt = m_sum + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+                let dv = sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra);
+                let vrel = n.dot(dv);
+                let velocity_bias = if vrel < -VELOCITY_THRESHOLD { -(c.restitution * vrel) } else { Fixed::ZERO };
+                cc.points[j] = PointConstraint {
+                    ra,
+                    rb,
+                    normal_impulse: mp.normal_impulse,
+                    tangent_impulse: mp.tangent_impulse,
+                    normal_mass: if kn.is_positive() { Fixed::ONE / kn } else { Fixed::ZERO },
+                    tangent_mass: if kt.is_positive() { Fixed::ONE / kt } else { Fixed::ZERO },
+                    velocity_bias,
+                };
+            }
+            if cc.count == 2 {
+                let (p1, p2) = (&cc.points[0], &cc.points[1]);
+                let rn1a = p1.ra.cross(n);
+                let rn1b = p1.rb.cross(n);
+                let rn2a = p2.ra.cross(n);
+                let rn2b = p2.rb.cross(n);
+                let k11 = m_sum + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
+                let k22 = m_sum + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
+                let k12 = m_sum + sa.inv_inertia * rn1a * rn2a + sb.inv_inertia * rn1b * rn2b;
+                let det = k11 * k22 - k12 * k12;
+                if k11 * k11 < det.mul_int(MAX_CONDITION_NUMBER) && det.is_positive() {
+                    cc.k = [k11, k12, k22];
+                    // Inverse of [[k11, k12], [k12, k22]].
+                    cc.k_inv = [k22 / det, -(k12 / det), -(k12 / det), k11 / det];
+                } else {
+                    // Nearly redundant points: solve the first one only.
+                    cc.count = 1;
+                }
+            }
+            self.constraints.push(cc);
+        }
+
+        // Warm start.
+        for cc in &self.constraints {
+            let t = cc.normal.cross_vs(Fixed::ONE);
+            for p in &cc.points[..cc.count] {
+                let imp = cc.normal.scale(p.normal_impulse) + t.scale(p.tangent_impulse);
+                apply_impulse(&mut self.bodies, cc.a, cc.b, p.ra, p.rb, imp);
+            }
+        }
+
+        for _ in 0..VELOCITY_ITERATIONS {
+            for cc in &mut self.constraints {
+                solve_velocity(&mut self.bodies, cc);
+            }
+        }
+
+        // Store impulses for the next step's warm start.
+        for cc in &self.constraints {
+            let m = &mut contacts[island_contacts[cc.contact]].manifold;
+            for j in 0..m.count as usize {
+                if j < cc.count {
+                    m.points[j].normal_impulse = cc.points[j].normal_impulse;
+                    m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
+                } else {
+                    m.points[j].normal_impulse = Fixed::ZERO;
+                    m.points[j].tangent_impulse = Fixed::ZERO;
+                }
+            }
+        }
+
+        // Integrate positions with the per-step caps.
+        for sb in &mut self.bodies {
+            if sb.inv_mass.raw() == 0 && sb.inv_inertia.raw() == 0 && sb.v == Vec2::ZERO && sb.w.raw() == 0 {
+                continue;
+            }
+            let translation = sb.v.scale(h);
+            if translation.length_squared() > MAX_TRANSLATION * MAX_TRANSLATION {
+                let len = translation.length();
+                sb.v = sb.v.scale(MAX_TRANSLATION / len);
+            }
+            let rotation = h * sb.w;
+            if rotation * rotation > MAX_ROTATION * MAX_ROTATION {
+                sb.w = sb.w * (MAX_ROTATION / rotation.abs());
+            }
+            sb.c += sb.v.scale(h);
+            sb.a += h * sb.w;
+        }
+
+        // Position correction.
+        let mut solved = false;
+        for _ in 0..POSITION_ITERATIONS {
+            let mut min_sep = Fixed::ZERO;
+            for cc in &self.constraints {
+                let c = &contacts[island_contacts[cc.contact]];
+                let ra_shape = bodies[c.body_a as usize].parts[c.part_a as usize].radius();
+                let rb_shape = bodies[c.body_b as usize].parts[c.part_b as usize].radius();
+                for j in 0..c.manifold.count as usize {
+                    let xa = self.bodies[cc.a].transform();
+                    let xb = self.bodies[cc.b].transform();
+                    let (n, point, sep) = position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
+                    let (sa, sb) = (&self.bodies[cc.a], &self.bodies[cc.b]);
+                    let ra = point - sa.c;
+                    let rb = point - sb.c;
+                    min_sep = min_sep.min(sep);
+                    let corr = (BAUMGARTE * (sep + LINEAR_SLOP)).clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    let rna = ra.cross(n);
+                    let rnb = rb.cross(n);
+                    let k = sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
+                    let impulse = if k.is_positive() { -(corr / k) } else { Fixed::ZERO };
+                    let p = n.scale(impulse);
+                    let sa = &mut self.bodies[cc.a];
+                    sa.c -= p.scale(sa.inv_mass);
+                    sa.a -= sa.inv_inertia * ra.cross(p);
+                    let sb = &mut self.bodies[cc.b];
+                    sb.c += p.scale(sb.inv_mass);
+                    sb.a += sb.inv_inertia * rb.cross(p);
+                }
+            }
+            if min_sep >= -(LINEAR_SLOP.mul_int(3)) {
+                solved = true;
+                break;
+            }
+        }
+
+        // Write back.
+        for (k, &bi) in island_bodies.iter().enumerate() {
+            let b = &mut bodies[bi];
+            if !b.is_dynamic() {
+                continue;
+            }
+            let sb = &self.bodies[k];
+            b.sweep.c = sb.c;
+            b.sweep.a = sb.a;
+            b.v = sb.v;
+            b.w = sb.w;
+            b.synchronize_transform();
+        }
+        solved
+    }
+}
+
+#[inline]
+fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
+    let sa = &mut bodies[a];
+    sa.v -= p.scale(sa.inv_mass);
+    sa.w -= sa.inv_inertia * ra.cross(p);
+    let sb = &mut bodies[b];
+    sb.v += p.scale(sb.inv_mass);
+    sb.w += sb.inv_inertia * rb.cross(p);
+}
+
+#[inline]
+fn relative_velocity(bodies: &[SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2) -> Vec2 {
+    let (sa, sb) = (&bodies[a], &bodies[b]);
+    sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra)
+}
+
+fn solve_velocity(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+    let n = cc.normal;
+    let t = n.cross_vs(Fixed::ONE);
+    // Friction first: non-penetration matters more, so it goes last.
+    for j in 0..cc.count {
+        let p = cc.points[j];
+        let vt = relative_velocity(bodies, cc.a, cc.b, p.ra, p.rb).dot(t);
+        let lambda = -(p.tangent_mass * vt);
+        let max_f = cc.friction * p.normal_impulse;
+        let new_impulse = (p.tangent_impulse + lambda).clamp(-max_f, max_f);
+        let d = new_impulse - p.tangent_impulse;
+        cc.points[j].tangent_impulse = new_impulse;
+        apply_impulse(bodies, cc.a, cc.b, p.ra, p.rb, t.scale(d));
+    }
+    if cc.count == 1 {
+        let p = cc.points[0];
+        let vn = relative_velocity(bodies, cc.a, cc.b, p.ra, p.rb).dot(n);
+        let lambda = -(p.normal_mass * (vn - p.velocity_bias));
+        let new_impulse = (p.normal_impulse + lambda).max(Fixed::ZERO);
+        let d = new_impulse - p.normal_impulse;
+        cc.points[0].normal_impulse = new_impulse;
+        apply_impulse(bodies, cc.a, cc.b, p.ra, p.rb, n.scale(d));
+        return;
+    }
+    solve_block(bodies, cc);
+}
+
+/// The 2-point normal constraint solved as a linear complementarity problem by enumerating
+/// its four cases (both active, only 1, only 2, none).
+fn solve_block(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+    let n = cc.normal;
+    let (p1, p2) = (cc.points[0], cc.points[1]);
+    let a1 = p1.normal_impulse;
+    let a2 = p2.normal_impulse;
+    let vn1 = relative_velocity(bodies, cc.a, cc.b, p1.ra, p1.rb).dot(n);
+    let vn2 = relative_velocity(bodies, cc.a, cc.b, p2.ra, p2.rb).dot(n);
+    let [k11, k12, k22] = cc.k;
+    // b = vn − bias − K·a
+    let b1 = vn1 - p1.velocity_bias - (k11 * a1 + k12 * a2);
+    let b2 = vn2 - p2.velocity_bias - (k12 * a1 + k22 * a2);
+    let [i11, i12, i21, i22] = cc.k_inv;
+    let zero = Fixed::ZERO;
+    let candidates = || -> Option<(Fixed, Fixed)> {
+        // Case 1: both points active.
+        let x1 = -(i11 * b1 + i12 * b2);
+        let x2 = -(i21 * b1 + i22 * b2);
+        if x1 >= zero && x2 >= zero {
+            return Some((x1, x2));
+        }
+        // Case 2: only point 1 active.
+        let x1 = -(p1.normal_mass * b1);
+        let v2 = k12 * x1 + b2;
+        if x1 >= zero && v2 >= zero {
+            return Some((x1, zero));
+        }
+        // Case 3: only point 2 active.
+        let x2 = -(p2.normal_mass * b2);
+        let v1 = k12 * x2 + b1;
+        if x2 >= zero && v1 >= zero {
+            return Some((zero, x2));
+        }
+        // Case 4: neither.
+        if b1 >= zero && b2 >= zero {
+            return Some((zero, zero));
+        }
+        None
+    };
+    if let Some((x1, x2)) = candidates() {
+        let d1 = x1 - a1;
+        let d2 = x2 - a2;
+        apply_impulse(bodies, cc.a, cc.b, p1.ra, p1.rb, n.scale(d1));
+        apply_impulse(bodies, cc.a, cc.b, p2.ra, p2.rb, n.scale(d2));
+        cc.points[0].normal_impulse = x1;
+        cc.points[1].normal_impulse = x2;
+    }
+}

@@ -1,0 +1,383 @@
+//! The world: bodies, contacts and the step.
+//!
+//! One step (`World::step`), in this fixed order:
+//! 1. **Narrow phase** on the current transforms: find candidate pairs (sort and sweep), update
+//!    every contact with an awake body (pairs with no awake body keep their manifold), match
+//!    feature ids for warm starting, wake both bodies when a pair starts or stops touching.
+//!    Touching therefore lags positions by one step, as in Box2D.
+//! 2. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
+//!    connect islands), seeded in ascending body id; each is solved by [`crate::solver`] and
+//!    put to sleep when every body in it has been slow for [`TIME_TO_SLEEP`].
+//! 3. **Continuous collision** of every awake dynamic body against static bodies: a body that
+//!    would pass deeper than 3 slops into a static part is stopped at its time of impact.
+
+use crate::body::{Body, BodyDef, BodyId, BodyKind};
+use crate::contact::{find_pairs, new_contact, update_contact, Contact, ContactKey, Proxy};
+use crate::fixed::Fixed;
+use crate::hash::StateHasher;
+use crate::math::Vec2;
+use crate::settings::*;
+use crate::shape::{Aabb, Shape};
+use crate::solver::IslandSolver;
+use crate::toi::time_of_impact;
+
+/// Most convex parts in one body.
+pub const MAX_PARTS: usize = 16;
+/// Most bodies in one world.
+pub const MAX_BODIES: usize = 4096;
+
+/// Why a body could not be added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorldError {
+    NoParts,
+    TooManyParts(usize),
+    TooManyBodies,
+    /// A circle with a radius that is not positive, or a non-positive density.
+    BadShape(&'static str),
+}
+
+impl core::fmt::Display for WorldError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WorldError::NoParts => f.write_str("body has no parts"),
+            WorldError::TooManyParts(n) => write!(f, "body has {n} parts (at most {MAX_PARTS})"),
+            WorldError::TooManyBodies => write!(f, "world already holds {MAX_BODIES} bodies"),
+            WorldError::BadShape(why) => write!(f, "bad shape: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+/// What a caller can see of one contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactInfo {
+    pub body_a: BodyId,
+    pub part_a: u16,
+    pub body_b: BodyId,
+    pub part_b: u16,
+    /// Manifold points (0 = not touching).
+    pub point_count: u8,
+}
+
+/// A 2D rigid-body world. `Clone` is a complete snapshot: restoring a clone and stepping it
+/// gives the same bits as the original run.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    bodies: Vec<Body>,
+    /// Sorted by key.
+    contacts: Vec<Contact>,
+    steps: u32,
+    // Scratch buffers (their contents never influence results across steps).
+    scratch: Scratch,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    proxies: Vec<Proxy>,
+    pairs: Vec<ContactKey>,
+    solver: IslandSolver,
+    stack: Vec<usize>,
+    island_bodies: Vec<usize>,
+    island_contacts: Vec<usize>,
+    adjacency_start: Vec<usize>,
+    adjacency: Vec<usize>,
+    in_island: Vec<bool>,
+    contact_in_island: Vec<bool>,
+}
+
+impl World {
+    pub fn new() -> World {
+        World::default()
+    }
+
+    /// Add a body; bodies are numbered in the order they are added.
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
+        if def.parts.is_empty() {
+            return Err(WorldError::NoParts);
+        }
+        if def.parts.len() > MAX_PARTS {
+            return Err(WorldError::TooManyParts(def.parts.len()));
+        }
+        if self.bodies.len() >= MAX_BODIES {
+            return Err(WorldError::TooManyBodies);
+        }
+        for p in &def.parts {
+            if let Shape::Circle(c) = p {
+                if !c.radius.is_positive() {
+                    return Err(WorldError::BadShape("circle radius must be positive"));
+                }
+            }
+        }
+        if def.kind == BodyKind::Dynamic && !def.density.is_positive() {
+            return Err(WorldError::BadShape("density must be positive"));
+        }
+        let id = BodyId(self.bodies.len() as u32);
+        self.bodies.push(Body::from_def(def));
+        Ok(id)
+    }
+
+    #[inline]
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.bodies.get(id.index())
+    }
+
+    /// All bodies, in id order.
+    #[inline]
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// Steps taken so far.
+    #[inline]
+    pub fn step_count(&self) -> u32 {
+        self.steps
+    }
+
+    /// Every contact (touching or not), in canonical key order.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactInfo> + '_ {
+        self.contacts.iter().map(|c| ContactInfo {
+            body_a: BodyId(c.body_a),
+            part_a: c.part_a,
+            body_b: BodyId(c.body_b),
+            part_b: c.part_b,
+            point_count: c.manifold.count,
+        })
+    }
+
+    /// Whether any part of `a` touches any part of `b` (at least one manifold point), as of the
+    /// last narrow phase.
+    pub fn touching(&self, a: BodyId, b: BodyId) -> bool {
+        let (lo, hi) = if a <= b { (a.0, b.0) } else { (b.0, a.0) };
+        let start = self.contacts.partition_point(|c| c.key.body_lo < lo);
+        self.contacts[start..]
+            .iter()
+            .take_while(|c| c.key.body_lo == lo)
+            .any(|c| c.key.body_hi == hi && c.is_touching())
+    }
+
+    /// True when no dynamic body is awake: stepping further changes nothing.
+    pub fn is_at_rest(&self) -> bool {
+        self.bodies.iter().all(|b| !b.awake)
+    }
+
+    /// A 64-bit hash of the complete simulation state (every body's integrated state, sleep
+    /// state, and every contact's manifold and accumulated impulses) in canonical order.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::new();
+        h.u32(self.bodies.len() as u32);
+        for b in &self.bodies {
+            h.vec2(b.sweep.c);
+            h.fixed(b.sweep.a);
+            h.vec2(b.v);
+            h.fixed(b.w);
+            h.u32(b.awake as u32);
+            h.fixed(b.sleep_time);
+        }
+        h.u32(self.contacts.len() as u32);
+        for c in &self.contacts {
+            h.u32(c.key.body_lo);
+            h.u32(c.key.part_lo as u32);
+            h.u32(c.key.body_hi);
+            h.u32(c.key.part_hi as u32);
+            h.u32(c.manifold.count as u32);
+            for p in c.manifold.points() {
+                h.u32(p.id.0);
+                h.vec2(p.local_point);
+                h.fixed(p.normal_impulse);
+                h.fixed(p.tangent_impulse);
+            }
+        }
+        h.finish()
+    }
+
+    /// Count a step without computing it; only valid when [`World::is_at_rest`], where a step
+    /// changes nothing else (the early exit of [`crate::goal::run`]).
+    pub fn advance_at_rest(&mut self) {
+        debug_assert!(self.is_at_rest());
+        self.steps += 1;
+    }
+
+    /// Advance the world by one step of [`DT`].
+    pub fn step(&mut self) {
+        self.narrow_phase();
+        self.solve_islands();
+        self.continuous_collision();
+        self.steps += 1;
+    }
+
+    fn narrow_phase(&mut self) {
+        find_pairs(&self.bodies, &mut self.scratch.proxies, &mut self.scratch.pairs);
+        let old = std::mem::take(&mut self.contacts);
+        let mut merged = Vec::with_capacity(self.scratch.pairs.len());
+        let mut oi = 0;
+        let mut wake: Vec<u32> = Vec::new();
+        for &key in &self.scratch.pairs {
+            while oi < old.len() && old[oi].key < key {
+                oi += 1;
+            }
+            let mut c = if oi < old.len() && old[oi].key == key { old[oi].clone() } else { new_contact(&self.bodies, key) };
+            let awake = self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
+            if awake && update_contact(&mut c, &self.bodies) {
+                wake.push(c.body_a);
+                wake.push(c.body_b);
+            }
+            merged.push(c);
+        }
+        self.contacts = merged;
+        for bi in wake {
+            self.wake(bi as usize);
+        }
+    }
+
+    fn wake(&mut self, bi: usize) {
+        let b = &mut self.bodies[bi];
+        if b.is_dynamic() && !b.awake {
+            b.awake = true;
+            b.sleep_time = Fixed::ZERO;
+        }
+    }
+
+    fn solve_islands(&mut self) {
+        let n = self.bodies.len();
+        let s = &mut self.scratch;
+        // Adjacency of touching contacts per body (CSR, contacts in key order).
+        s.adjacency_start.clear();
+        s.adjacency_start.resize(n + 1, 0);
+        for c in self.contacts.iter().filter(|c| c.is_touching()) {
+            s.adjacency_start[c.body_a as usize + 1] += 1;
+            s.adjacency_start[c.body_b as usize + 1] += 1;
+        }
+        for i in 0..n {
+            s.adjacency_start[i + 1] += s.adjacency_start[i];
+        }
+        s.adjacency.clear();
+        s.adjacency.resize(s.adjacency_start[n], 0);
+        let mut fill = s.adjacency_start.clone();
+        for (ci, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.is_touching()) {
+            for b in [c.body_a as usize, c.body_b as usize] {
+                s.adjacency[fill[b]] = ci;
+                fill[b] += 1;
+            }
+        }
+        s.in_island.clear();
+        s.in_island.resize(n, false);
+        s.contact_in_island.clear();
+        s.contact_in_island.resize(self.contacts.len(), false);
+
+        for seed in 0..n {
+            if s.in_island[seed] || !self.bodies[seed].awake || !self.bodies[seed].is_dynamic() {
+                continue;
+            }
+            s.island_bodies.clear();
+            s.island_contacts.clear();
+            s.stack.clear();
+            s.stack.push(seed);
+            s.in_island[seed] = true;
+            while let Some(bi) = s.stack.pop() {
+                s.island_bodies.push(bi);
+                let body = &mut self.bodies[bi];
+                if !body.is_dynamic() {
+                    // Static bodies join islands but do not connect them.
+                    continue;
+                }
+                body.awake = true;
+                for k in s.adjacency_start[bi]..s.adjacency_start[bi + 1] {
+                    let ci = s.adjacency[k];
+                    if s.contact_in_island[ci] {
+                        continue;
+                    }
+                    s.contact_in_island[ci] = true;
+                    s.island_contacts.push(ci);
+                    let c = &self.contacts[ci];
+                    let other = if c.body_a as usize == bi { c.body_b } else { c.body_a } as usize;
+                    if !s.in_island[other] {
+                        s.in_island[other] = true;
+                        s.stack.push(other);
+                    }
+                }
+            }
+            s.island_bodies.sort_unstable();
+            s.island_contacts.sort_unstable();
+            let position_solved =
+                s.solver.solve(&mut self.bodies, &mut self.contacts, &s.island_bodies, &s.island_contacts);
+            // Static bodies may join other islands too.
+            for &bi in &s.island_bodies {
+                if !self.bodies[bi].is_dynamic() {
+                    s.in_island[bi] = false;
+                }
+            }
+            update_sleep(&mut self.bodies, &s.island_bodies, position_solved);
+        }
+    }
+
+    fn continuous_collision(&mut self) {
+        let target = -(LINEAR_SLOP.mul_int(3));
+        for bi in 0..self.bodies.len() {
+            let b = &self.bodies[bi];
+            if !b.awake || !b.is_dynamic() || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0) {
+                continue;
+            }
+            let sweep = b.sweep;
+            let start = crate::math::Sweep { c: sweep.c0, a: sweep.a0, ..sweep }.transform_at(Fixed::ZERO);
+            let mut min_t = Fixed::ONE;
+            for part in &b.parts {
+                let swept: Aabb = part.aabb(&start).union(&part.aabb(&b.xf));
+                for (si, s) in self.bodies.iter().enumerate() {
+                    if s.is_dynamic() || si == bi {
+                        continue;
+                    }
+                    for sp in &s.parts {
+                        if !sp.aabb(&s.xf).overlaps(&swept) {
+                            continue;
+                        }
+                        if let Some(t) = time_of_impact(part, &sweep, sp, &s.xf, target) {
+                            min_t = min_t.min(t);
+                        }
+                    }
+                }
+            }
+            if min_t < Fixed::ONE {
+                let b = &mut self.bodies[bi];
+                b.sweep.c = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(min_t);
+                b.sweep.a = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * min_t;
+                b.synchronize_transform();
+            }
+        }
+    }
+
+    /// Positions of every body's centre of mass (for tests and tools).
+    pub fn centers(&self) -> Vec<Vec2> {
+        self.bodies.iter().map(|b| b.sweep.c).collect()
+    }
+}
+
+fn update_sleep(bodies: &mut [Body], island: &[usize], position_solved: bool) {
+    let lin_tol2 = LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE;
+    let ang_tol2 = ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE;
+    let mut min_sleep = Fixed::MAX;
+    for &bi in island {
+        let b = &mut bodies[bi];
+        if !b.is_dynamic() {
+            continue;
+        }
+        if b.w * b.w > ang_tol2 || b.v.length_squared() > lin_tol2 {
+            b.sleep_time = Fixed::ZERO;
+            min_sleep = Fixed::ZERO;
+        } else {
+            b.sleep_time += DT;
+            min_sleep = min_sleep.min(b.sleep_time);
+        }
+    }
+    if min_sleep >= TIME_TO_SLEEP && position_solved {
+        for &bi in island {
+            let b = &mut bodies[bi];
+            if b.is_dynamic() {
+                b.awake = false;
+                b.sleep_time = Fixed::ZERO;
+                b.v = Vec2::ZERO;
+                b.w = Fixed::ZERO;
+            }
+        }
+    }
+}
