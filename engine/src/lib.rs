@@ -20,6 +20,7 @@ pub mod math;
 pub mod settings;
 pub mod shape;
 mod solver;
+pub mod testbed;
 pub mod toi;
 pub mod world;
 

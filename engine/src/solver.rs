@@ -82,6 +82,7 @@ impl IslandSolver {
         contacts: &mut [Contact],
         island_bodies: &[usize],
         island_contacts: &[usize],
+        gravity: Vec2,
     ) -> bool {
         let h = DT;
         self.bodies.clear();
@@ -92,7 +93,7 @@ impl IslandSolver {
             let mut v = b.v;
             let mut w = b.w;
             if b.is_dynamic() {
-                v.y += h * GRAVITY_Y;
+                v += gravity.scale(h);
                 // Padé damping: v ← v / (1 + h·c).
                 v = v.scale(Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING));
                 w = w * (Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING));

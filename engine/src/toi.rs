@@ -42,7 +42,24 @@ pub fn box2d_target(a: &Shape, b: &Shape) -> Fixed {
 /// lower bound is below `target + TOI_TOLERANCE`. If [`MAX_TOI_ITERATIONS`] steps do not settle
 /// the query, the last (still safe, not yet touching) fraction is returned, so that a fast body
 /// can never tunnel.
-pub fn time_of_impact(moving: &Shape, sweep: &Sweep, fixed: &Shape, xf_fixed: &Transform, target: Fixed) -> Option<Fixed> {
+pub fn time_of_impact(
+    moving: &Shape,
+    sweep: &Sweep,
+    fixed: &Shape,
+    xf_fixed: &Transform,
+    target: Fixed,
+) -> Option<Fixed> {
+    advance(moving, sweep, fixed, xf_fixed, target).0
+}
+
+/// Conservative advancement; also returns the number of steps taken (for tests).
+fn advance(
+    moving: &Shape,
+    sweep: &Sweep,
+    fixed: &Shape,
+    xf_fixed: &Transform,
+    target: Fixed,
+) -> (Option<Fixed>, usize) {
     let extent = (moving.extent_from(sweep.local_center) - moving.radius()).max(Fixed::ZERO);
     let dc = sweep.c - sweep.c0;
     let angular = (sweep.a - sweep.a0).abs() * extent;
@@ -51,19 +68,19 @@ pub fn time_of_impact(moving: &Shape, sweep: &Sweep, fixed: &Shape, xf_fixed: &T
         let xf = sweep.transform_at(t);
         let (n, gap) = separating_axis(moving, &xf, fixed, xf_fixed);
         if gap < target + TOI_TOLERANCE {
-            return if iter == 0 { None } else { Some(t) };
+            return (if iter == 0 { None } else { Some(t) }, iter);
         }
         let rate = n.dot(dc).max(Fixed::ZERO) + angular;
         if !rate.is_positive() {
             // The gap along this fixed axis cannot shrink: never within target.
-            return None;
+            return (None, iter);
         }
         t += (gap - target) / rate;
         if t >= Fixed::ONE {
-            return None;
+            return (None, iter);
         }
     }
-    Some(t)
+    (Some(t), MAX_TOI_ITERATIONS)
 }
 
 /// A lower bound of the signed distance between the two shapes (skins and radii included;
@@ -96,12 +113,20 @@ impl Core {
 
     /// `max_p n·p` over the core.
     fn max_along(&self, n: Vec2) -> Fixed {
-        self.points().iter().map(|&p| n.dot(p)).max().unwrap_or(Fixed::ZERO)
+        self.points()
+            .iter()
+            .map(|&p| n.dot(p))
+            .max()
+            .unwrap_or(Fixed::ZERO)
     }
 
     /// `min_p n·p` over the core.
     fn min_along(&self, n: Vec2) -> Fixed {
-        self.points().iter().map(|&p| n.dot(p)).min().unwrap_or(Fixed::ZERO)
+        self.points()
+            .iter()
+            .map(|&p| n.dot(p))
+            .min()
+            .unwrap_or(Fixed::ZERO)
     }
 
     /// Closest point of the core's boundary (or the point itself) to `x`, with the distance.
@@ -200,4 +225,303 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
         }
     }
     (best_n, best)
+}
+
+#[cfg(test)]
+#[allow(clippy::float_arithmetic)]
+mod tests {
+    use super::*;
+    use crate::collide::f64geom;
+    use crate::shape::{Circle, Polygon};
+    use proptest::prelude::*;
+
+    fn fx(v: f64) -> Fixed {
+        Fixed::from_f64(v).unwrap()
+    }
+
+    fn v(x: f64, y: f64) -> Vec2 {
+        Vec2::from_f64(x, y).unwrap()
+    }
+
+    fn xf(x: f64, y: f64, angle: f64) -> Transform {
+        Transform::new(v(x, y), fx(angle))
+    }
+
+    fn bx(hx: f64, hy: f64) -> Shape {
+        Shape::Polygon(Polygon::new_box(fx(hx), fx(hy), Vec2::ZERO, Fixed::ZERO).unwrap())
+    }
+
+    fn ball(r: f64) -> Shape {
+        Shape::Circle(Circle {
+            center: Vec2::ZERO,
+            radius: fx(r),
+        })
+    }
+
+    fn sweep(lc: Vec2, c0: (f64, f64), c: (f64, f64), a0: f64, a: f64) -> Sweep {
+        Sweep {
+            local_center: lc,
+            c0: v(c0.0, c0.1),
+            c: v(c.0, c.1),
+            a0: fx(a0),
+            a: fx(a),
+        }
+    }
+
+    const SLOP: f64 = 0.005;
+
+    #[test]
+    fn box2d_target_is_minus_three_slop_for_phyre_shapes() {
+        assert_eq!(
+            box2d_target(&bx(1.0, 1.0), &bx(1.0, 1.0)),
+            -LINEAR_SLOP.mul_int(3)
+        );
+        assert_eq!(
+            box2d_target(&ball(0.3), &bx(1.0, 1.0)),
+            -LINEAR_SLOP.mul_int(3)
+        );
+        // Two tiny circles: slop minus their radii.
+        assert_eq!(
+            box2d_target(&ball(0.001), &ball(0.001)),
+            LINEAR_SLOP - fx(0.001) - fx(0.001)
+        );
+    }
+
+    #[test]
+    fn fast_ball_hits_thick_box_at_the_right_fraction() {
+        // Ball r = 0.1 from x = 0 to x = 2 in one step; static box 0.8 thick spanning x ∈ [1.1, 1.9].
+        let ball = ball(0.1);
+        let wall = bx(0.4, 1.0);
+        let xw = xf(1.5, 0.0, 0.0);
+        let s = sweep(Vec2::ZERO, (0.0, 0.0), (2.0, 0.0), 0.0, 0.3);
+        for target in [fx(-3.0 * SLOP), Fixed::ZERO, fx(0.05)] {
+            let t = time_of_impact(&ball, &s, &wall, &xw, target).expect("must hit");
+            // Contact when the ball's right edge reaches the skin minus the target.
+            let x_hit = 1.1 - 0.01 - 0.1 - target.to_f64();
+            let expect = x_hit / 2.0;
+            assert!(
+                (t.to_f64() - expect).abs() <= 0.01 * expect,
+                "t = {t}, expected {expect}"
+            );
+            // And it stops within the tolerance band, not past the target.
+            let d = f64geom::signed_distance(&ball, &s.transform_at(t), &wall, &xw);
+            assert!(
+                d >= target.to_f64() - 1e-6 && d <= target.to_f64() + 0.25 * SLOP + 1e-6,
+                "d = {d}"
+            );
+        }
+    }
+
+    #[test]
+    fn ball_moving_parallel_or_away_does_not_hit() {
+        let ball = ball(0.1);
+        let wall = bx(0.4, 1.0);
+        let xw = xf(1.5, 0.0, 0.0);
+        let target = fx(-3.0 * SLOP);
+        // Parallel to the wall's face, 0.5 m away.
+        let s = sweep(Vec2::ZERO, (0.5, -1.0), (0.5, 1.0), 0.0, 0.0);
+        assert_eq!(time_of_impact(&ball, &s, &wall, &xw, target), None);
+        // Moving away.
+        let s = sweep(Vec2::ZERO, (0.5, 0.0), (-1.5, 0.0), 0.0, 1.0);
+        assert_eq!(time_of_impact(&ball, &s, &wall, &xw, target), None);
+        // Toward it but stopping short.
+        let s = sweep(Vec2::ZERO, (-1.0, 0.0), (0.95, 0.0), 0.0, 0.0);
+        assert_eq!(time_of_impact(&ball, &s, &wall, &xw, target), None);
+        // Passing just over its top corner (clears the rounded corner by ~1 cm).
+        let s = sweep(Vec2::ZERO, (0.0, 1.13), (3.0, 1.13), 0.0, 0.0);
+        assert_eq!(time_of_impact(&ball, &s, &wall, &xw, target), None);
+        // ... and just clipping it.
+        let s = sweep(Vec2::ZERO, (0.0, 1.09), (3.0, 1.09), 0.0, 0.0);
+        assert!(time_of_impact(&ball, &s, &wall, &xw, target).is_some());
+    }
+
+    #[test]
+    fn already_touching_at_the_start_gives_none() {
+        let ball = ball(0.5);
+        let ground = bx(5.0, 0.5);
+        let xg = xf(0.0, 0.0, 0.0);
+        // Overlapping the ground by 2 cm and moving down fast.
+        let s = sweep(Vec2::ZERO, (0.0, 0.99), (0.0, -1.0), 0.0, 0.0);
+        assert_eq!(
+            time_of_impact(&ball, &s, &ground, &xg, fx(-3.0 * SLOP)),
+            None
+        );
+        // Just above the target band it is a hit at a small t.
+        let s = sweep(Vec2::ZERO, (0.0, 1.0), (0.0, -1.0), 0.0, 0.0);
+        let t = time_of_impact(&ball, &s, &ground, &xg, fx(-3.0 * SLOP)).unwrap();
+        assert!(t.is_positive() && t.to_f64() < 0.01, "{t}");
+    }
+
+    /// The first sampled fraction (of `n` + 1 samples) at which the shapes are within `target`.
+    fn first_contact(
+        m: &Shape,
+        s: &Sweep,
+        f: &Shape,
+        xfix: &Transform,
+        target: f64,
+        n: usize,
+    ) -> Option<f64> {
+        (0..=n)
+            .map(|k| k as f64 / n as f64)
+            .find(|&t| f64geom::signed_distance(m, &s.transform_at(fx(t)), f, xfix) < target)
+    }
+
+    #[test]
+    fn spinning_bar_hits_a_post() {
+        // A 2 m bar (body origin at one end's quarter, centre of mass (0.5, 0) local) spinning a
+        // quarter turn about its centre of mass, which stays at the world origin, sweeps into a
+        // small post at 54.5° from its start; only the angular bound moves it.
+        let bar =
+            Shape::Polygon(Polygon::new_box(fx(1.0), fx(0.05), v(0.5, 0.0), Fixed::ZERO).unwrap());
+        let s = sweep(
+            v(0.5, 0.0),
+            (0.0, 0.0),
+            (0.0, 0.0),
+            0.0,
+            std::f64::consts::FRAC_PI_2,
+        );
+        let post = bx(0.05, 0.05);
+        let xp = xf(0.5, 0.7, 0.0);
+        let target = fx(-3.0 * SLOP);
+        let (toi, iters) = advance(&bar, &s, &post, &xp, target);
+        let t = toi.expect("the bar sweeps over the post");
+        assert!(iters < MAX_TOI_ITERATIONS);
+        let d = f64geom::signed_distance(&bar, &s.transform_at(t), &post, &xp);
+        assert!(
+            d >= target.to_f64() - 1e-6 && d <= target.to_f64() + 0.25 * SLOP + 1e-6,
+            "d = {d} at {t}"
+        );
+        let first = first_contact(&bar, &s, &post, &xp, target.to_f64(), 20_000).unwrap();
+        assert!(
+            t.to_f64() <= first && t.to_f64() > first - 0.01,
+            "t = {t}, first contact {first}"
+        );
+    }
+
+    #[test]
+    fn advancement_converges_for_random_sweeps() {
+        // A fixed pseudo-random family of sweeps (boxes and balls, up to 2 m and π/2 per step)
+        // against a bar: the advancement must settle well within the iteration cap.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = |lo: f64, hi: f64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        let bar = bx(3.0, 0.1);
+        let xbar = xf(0.0, 0.0, 0.2);
+        let (mut hits, mut capped, mut total_iters) = (0, 0, 0);
+        for i in 0..2000 {
+            let m = if i % 2 == 0 {
+                bx(rnd(0.05, 0.6), rnd(0.05, 0.6))
+            } else {
+                ball(rnd(0.05, 0.6))
+            };
+            let c0 = (rnd(-2.0, 2.0), rnd(0.9, 2.5));
+            let s = sweep(
+                v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)),
+                c0,
+                (c0.0 + rnd(-2.0, 2.0), c0.1 - rnd(0.0, 2.0)),
+                0.0,
+                rnd(-1.5, 1.5),
+            );
+            let (toi, iters) = advance(&m, &s, &bar, &xbar, box2d_target(&m, &bar));
+            hits += usize::from(toi.is_some());
+            capped += usize::from(iters == MAX_TOI_ITERATIONS);
+            total_iters += iters;
+        }
+        assert!(hits > 200, "only {hits} hits");
+        assert!(
+            capped <= 20,
+            "{capped} of 2000 queries hit the iteration cap"
+        );
+        assert!(total_iters < 2000 * 8, "{total_iters} iterations in all");
+    }
+
+    #[test]
+    fn lower_bound_is_exact_for_corner_to_corner_boxes() {
+        // Two unit boxes whose nearest corners are (0.3, 0.4) apart: distance 0.5 − skins,
+        // whereas the face normals alone only show 0.4.
+        let a = bx(0.5, 0.5);
+        let xa = xf(0.0, 0.0, 0.0);
+        let xb = xf(1.3, 1.4, 0.0);
+        let d = separation_lower_bound(&a, &xa, &a, &xb).to_f64();
+        assert!((d - (0.5 - 0.02)).abs() < 1e-6, "{d}");
+        // Circles: exact, also when overlapping.
+        let d = separation_lower_bound(&ball(0.5), &xa, &ball(0.25), &xf(0.3, 0.4, 1.0)).to_f64();
+        assert!((d - (0.5 - 0.75)).abs() < 1e-6, "{d}");
+        // Overlapping boxes: minus the penetration depth.
+        let d = separation_lower_bound(&a, &xa, &a, &xf(0.9, 0.3, 0.0)).to_f64();
+        assert!((d - (-0.1 - 0.02)).abs() < 1e-6, "{d}");
+        // Coincident circles: no panic, minus the radii.
+        let d = separation_lower_bound(&ball(0.5), &xa, &ball(0.25), &xa).to_f64();
+        assert!((d + 0.75).abs() < 1e-6, "{d}");
+    }
+
+    fn arb_shape() -> impl Strategy<Value = Shape> {
+        prop_oneof![
+            (
+                0.02f64..2.0,
+                0.02f64..2.0,
+                -0.5f64..0.5,
+                -0.5f64..0.5,
+                -3.2f64..3.2
+            )
+                .prop_map(|(hx, hy, cx, cy, a)| {
+                    Shape::Polygon(Polygon::new_box(fx(hx), fx(hy), v(cx, cy), fx(a)).unwrap())
+                }),
+            (0.05f64..1.5, -0.5f64..0.5, -0.5f64..0.5).prop_map(|(r, cx, cy)| Shape::Circle(
+                Circle {
+                    center: v(cx, cy),
+                    radius: fx(r)
+                }
+            )),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1500))]
+
+        #[test]
+        fn lower_bound_never_exceeds_true_distance(a in arb_shape(), b in arb_shape(),
+                                                   x in -5.0f64..5.0, y in -5.0f64..5.0, ang in -4.0f64..4.0) {
+            let xa = xf(0.1, -0.2, 0.3);
+            let xb = xf(x, y, ang);
+            let lb = separation_lower_bound(&a, &xa, &b, &xb).to_f64();
+            let d = f64geom::signed_distance(&a, &xa, &b, &xb);
+            prop_assert!(lb <= d + 1e-6, "bound {} > distance {}", lb, d);
+            // And tight: exact up to rounding (vertex–vertex included).
+            prop_assert!(lb >= d - 1e-6, "bound {} far below distance {}", lb, d);
+        }
+
+        #[test]
+        fn toi_never_tunnels(m in arb_shape(), f in arb_shape(),
+                             c0 in (-4.0f64..4.0, -4.0f64..4.0), dc in (-2.0f64..2.0, -2.0f64..2.0),
+                             a0 in -3.0f64..3.0, da in -1.57f64..1.57, lc in (-0.5f64..0.5, -0.5f64..0.5),
+                             fxf in (-1.0f64..1.0, -1.0f64..1.0, -3.0f64..3.0)) {
+            let s = sweep(v(lc.0, lc.1), c0, (c0.0 + dc.0, c0.1 + dc.1), a0, a0 + da);
+            let xfix = xf(fxf.0, fxf.1, fxf.2);
+            let target = box2d_target(&m, &f);
+            let tf = target.to_f64();
+            let d0 = f64geom::signed_distance(&m, &s.transform_at(Fixed::ZERO), &f, &xfix);
+            let toi = time_of_impact(&m, &s, &f, &xfix, target);
+            let end = match toi {
+                Some(t) => {
+                    prop_assert!(t.is_positive() && t < Fixed::ONE);
+                    let d = f64geom::signed_distance(&m, &s.transform_at(t), &f, &xfix);
+                    prop_assert!(d >= tf - 1e-6, "stopped inside the target: {} at {}", d, t);
+                    t.to_f64()
+                }
+                None if d0 < tf + 0.25 * SLOP + 1e-6 => return Ok(()),
+                None => 1.0,
+            };
+            // No sampled instant before the reported time (or the end) is inside the target.
+            for k in 0..=200 {
+                let tk = fx(end * k as f64 / 200.0);
+                let d = f64geom::signed_distance(&m, &s.transform_at(tk), &f, &xfix);
+                prop_assert!(d >= tf - 1e-6, "inside the target ({}) at t = {} before {}", d, tk, end);
+            }
+        }
+    }
 }

@@ -62,8 +62,9 @@ pub struct ContactInfo {
 
 /// A 2D rigid-body world. `Clone` is a complete snapshot: restoring a clone and stepping it
 /// gives the same bits as the original run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct World {
+    gravity: Vec2,
     bodies: Vec<Body>,
     /// Sorted by key.
     contacts: Vec<Contact>,
@@ -86,9 +87,31 @@ struct Scratch {
     contact_in_island: Vec<bool>,
 }
 
+impl Default for World {
+    fn default() -> World {
+        World {
+            gravity: Vec2::new(Fixed::ZERO, GRAVITY_Y),
+            bodies: Vec::new(),
+            contacts: Vec::new(),
+            steps: 0,
+            scratch: Scratch::default(),
+        }
+    }
+}
+
 impl World {
+    /// An empty world with PHYRE's gravity, (0, −9.8) m/s².
     pub fn new() -> World {
         World::default()
+    }
+
+    /// Replace the gravity vector (m/s²).
+    pub fn set_gravity(&mut self, g: Vec2) {
+        self.gravity = g;
+    }
+
+    pub fn gravity(&self) -> Vec2 {
+        self.gravity
     }
 
     /// Add a body; bodies are numbered in the order they are added.
@@ -165,6 +188,7 @@ impl World {
     /// state, and every contact's manifold and accumulated impulses) in canonical order.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
+        h.vec2(self.gravity);
         h.u32(self.bodies.len() as u32);
         for b in &self.bodies {
             h.vec2(b.sweep.c);
@@ -300,7 +324,7 @@ impl World {
             s.island_bodies.sort_unstable();
             s.island_contacts.sort_unstable();
             let position_solved =
-                s.solver.solve(&mut self.bodies, &mut self.contacts, &s.island_bodies, &s.island_contacts);
+                s.solver.solve(&mut self.bodies, &mut self.contacts, &s.island_bodies, &s.island_contacts, self.gravity);
             // Static bodies may join other islands too.
             for &bi in &s.island_bodies {
                 if !self.bodies[bi].is_dynamic() {
