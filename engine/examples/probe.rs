@@ -3,8 +3,23 @@ use engine::testbed;
 fn main() {
     for (name, mut w) in testbed::named_scenes() {
         let mut awake_steps = 0;
-        for _ in 0..1000 { w.step(); if !w.is_at_rest() { awake_steps += 1; } }
-        let c: Vec<String> = w.centers().iter().take(4).map(|v| format!("({:.3},{:.3})", v.x.to_f64()*6.0, v.y.to_f64()*6.0)).collect();
-        println!("{name}: awake {awake_steps} hash {:016x} {:?} contacts {}", w.state_hash(), c, w.contacts().filter(|c| c.point_count>0).count());
+        for _ in 0..1000 {
+            w.step();
+            if !w.is_at_rest() {
+                awake_steps += 1;
+            }
+        }
+        let c: Vec<String> = w
+            .centers()
+            .iter()
+            .take(4)
+            .map(|v| format!("({:.3},{:.3})", v.x.to_f64() * 6.0, v.y.to_f64() * 6.0))
+            .collect();
+        println!(
+            "{name}: awake {awake_steps} hash {:016x} {:?} contacts {}",
+            w.state_hash(),
+            c,
+            w.contacts().filter(|c| c.point_count > 0).count()
+        );
     }
 }

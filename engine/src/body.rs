@@ -96,13 +96,24 @@ impl Body {
                 md.center = Vec2::new(weighted.x / md.mass, weighted.y / md.mass);
             }
         }
-        let (mass, inv_mass, inertia, inv_inertia, center) = if def.kind == BodyKind::Dynamic && md.mass.is_positive() {
-            let i_c = md.inertia - md.mass * md.center.length_squared();
-            let inv_i = if i_c.is_positive() { Fixed::ONE / i_c } else { Fixed::ZERO };
-            (md.mass, Fixed::ONE / md.mass, i_c, inv_i, md.center)
-        } else {
-            (Fixed::ZERO, Fixed::ZERO, Fixed::ZERO, Fixed::ZERO, Vec2::ZERO)
-        };
+        let (mass, inv_mass, inertia, inv_inertia, center) =
+            if def.kind == BodyKind::Dynamic && md.mass.is_positive() {
+                let i_c = md.inertia - md.mass * md.center.length_squared();
+                let inv_i = if i_c.is_positive() {
+                    Fixed::ONE / i_c
+                } else {
+                    Fixed::ZERO
+                };
+                (md.mass, Fixed::ONE / md.mass, i_c, inv_i, md.center)
+            } else {
+                (
+                    Fixed::ZERO,
+                    Fixed::ZERO,
+                    Fixed::ZERO,
+                    Fixed::ZERO,
+                    Vec2::ZERO,
+                )
+            };
         let xf = Transform::new(def.position, def.angle);
         let c = xf.apply(center);
         Body {
@@ -111,9 +122,23 @@ impl Body {
             friction: def.friction,
             restitution: def.restitution,
             xf,
-            sweep: Sweep { local_center: center, c0: c, c, a0: def.angle, a: def.angle },
-            v: if def.kind == BodyKind::Dynamic { def.linear_velocity } else { Vec2::ZERO },
-            w: if def.kind == BodyKind::Dynamic { def.angular_velocity } else { Fixed::ZERO },
+            sweep: Sweep {
+                local_center: center,
+                c0: c,
+                c,
+                a0: def.angle,
+                a: def.angle,
+            },
+            v: if def.kind == BodyKind::Dynamic {
+                def.linear_velocity
+            } else {
+                Vec2::ZERO
+            },
+            w: if def.kind == BodyKind::Dynamic {
+                def.angular_velocity
+            } else {
+                Fixed::ZERO
+            },
             mass,
             inv_mass,
             inertia,
@@ -206,6 +231,9 @@ impl Body {
     #[inline]
     pub(crate) fn synchronize_transform(&mut self) {
         let q = Rot::from_angle(self.sweep.a);
-        self.xf = Transform { p: self.sweep.c - q.apply(self.sweep.local_center), q };
+        self.xf = Transform {
+            p: self.sweep.c - q.apply(self.sweep.local_center),
+            q,
+        };
     }
 }

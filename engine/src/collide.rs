@@ -825,14 +825,15 @@ mod tests {
                 }
             )),
             // Irregular convex polygons from a few points on a circle.
-            (proptest::collection::vec(0.0f64..6.28, 3..8), 0.1f64..2.0).prop_filter_map(
-                "degenerate",
-                |(angles, r)| {
+            (
+                proptest::collection::vec(0.0f64..std::f64::consts::TAU, 3..8),
+                0.1f64..2.0
+            )
+                .prop_filter_map("degenerate", |(angles, r)| {
                     let pts: Vec<Vec2> =
                         angles.iter().map(|a| v(r * a.cos(), r * a.sin())).collect();
                     Polygon::new(&pts).ok().map(Shape::Polygon)
-                }
-            ),
+                }),
         ]
     }
 

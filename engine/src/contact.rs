@@ -61,7 +61,10 @@ pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Ve
         for (pi, part) in b.parts.iter().enumerate() {
             let bb = part.aabb(&b.xf);
             proxies.push(Proxy {
-                aabb: Aabb { lower: bb.lower - margin, upper: bb.upper + margin },
+                aabb: Aabb {
+                    lower: bb.lower - margin,
+                    upper: bb.upper + margin,
+                },
                 body: bi as u32,
                 part: pi as u16,
                 dynamic: b.is_dynamic(),
@@ -69,7 +72,7 @@ pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Ve
         }
     }
     // Sort and sweep on x; ties broken by (body, part) so the order is total.
-    proxies.sort_unstable_by(|p, q| (p.aabb.lower.x, p.body, p.part).cmp(&(q.aabb.lower.x, q.body, q.part)));
+    proxies.sort_unstable_by_key(|p| (p.aabb.lower.x, p.body, p.part));
     for i in 0..proxies.len() {
         let p = &proxies[i];
         for q in &proxies[i + 1..] {
@@ -82,8 +85,17 @@ pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Ve
             if p.aabb.lower.y > q.aabb.upper.y || q.aabb.lower.y > p.aabb.upper.y {
                 continue;
             }
-            let (lo, hi) = if (p.body, p.part) < (q.body, q.part) { (p, q) } else { (q, p) };
-            out.push(ContactKey { body_lo: lo.body, part_lo: lo.part, body_hi: hi.body, part_hi: hi.part });
+            let (lo, hi) = if (p.body, p.part) < (q.body, q.part) {
+                (p, q)
+            } else {
+                (q, p)
+            };
+            out.push(ContactKey {
+                body_lo: lo.body,
+                part_lo: lo.part,
+                body_hi: hi.body,
+                part_hi: hi.part,
+            });
         }
     }
     out.sort_unstable();
@@ -123,7 +135,12 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
     let a = &bodies[c.body_a as usize];
     let b = &bodies[c.body_b as usize];
     let old = c.manifold;
-    let mut m = collide_shapes(&a.parts[c.part_a as usize], &a.xf, &b.parts[c.part_b as usize], &b.xf);
+    let mut m = collide_shapes(
+        &a.parts[c.part_a as usize],
+        &a.xf,
+        &b.parts[c.part_b as usize],
+        &b.xf,
+    );
     for i in 0..m.count as usize {
         let id = m.points[i].id;
         m.points[i].normal_impulse = Fixed::ZERO;

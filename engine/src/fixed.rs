@@ -98,7 +98,7 @@ impl Fixed {
         }
         // 2^31 itself is out of range; multiplying by a power of two is exact.
         let scaled = v * 4_294_967_296.0;
-        if !scaled.is_finite() || scaled >= 9_223_372_036_854_775_808.0 || scaled < -9_223_372_036_854_775_808.0 {
+        if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&scaled) {
             return Err(FromFloatError::OutOfRange);
         }
         Ok(Fixed(scaled.round_ties_even() as i64))
@@ -309,10 +309,19 @@ mod tests {
         assert_eq!(fx(-0.25).raw(), -(1 << 30));
         assert_eq!(fx(-0.0), Fixed::ZERO);
         assert_eq!(Fixed::from_f64(f64::NAN), Err(FromFloatError::NaN));
-        assert_eq!(Fixed::from_f64(f64::INFINITY), Err(FromFloatError::OutOfRange));
-        assert_eq!(Fixed::from_f64(2147483648.0), Err(FromFloatError::OutOfRange));
+        assert_eq!(
+            Fixed::from_f64(f64::INFINITY),
+            Err(FromFloatError::OutOfRange)
+        );
+        assert_eq!(
+            Fixed::from_f64(2147483648.0),
+            Err(FromFloatError::OutOfRange)
+        );
         assert!(Fixed::from_f64(-2147483648.0).is_ok());
-        assert_eq!(fx(1.2345).to_f64(), (1.2345f64 * 4294967296.0).round() / 4294967296.0);
+        assert_eq!(
+            fx(1.2345).to_f64(),
+            (1.2345f64 * 4294967296.0).round() / 4294967296.0
+        );
     }
 
     #[test]

@@ -80,7 +80,11 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { max_steps: MAX_STEPS, chain_hashes: false, early_exit: true }
+        RunOptions {
+            max_steps: MAX_STEPS,
+            chain_hashes: false,
+            early_exit: true,
+        }
     }
 }
 
@@ -90,7 +94,12 @@ impl Default for RunOptions {
 /// Early exit: once no dynamic body is awake, a step cannot change the state (contacts of
 /// sleeping pairs are kept, nothing is integrated), so the remaining steps are decided without
 /// stepping; the outcome, including every hash, is the same as with full stepping.
-pub fn run(world: &mut World, goal: &Goal, opts: RunOptions, mut observer: impl FnMut(u32, &World)) -> RunOutcome {
+pub fn run(
+    world: &mut World,
+    goal: &Goal,
+    opts: RunOptions,
+    mut observer: impl FnMut(u32, &World),
+) -> RunOutcome {
     let mut consecutive = 0u32;
     let mut first_touch = None;
     let mut stepped = 0u32;
@@ -109,7 +118,11 @@ pub fn run(world: &mut World, goal: &Goal, opts: RunOptions, mut observer: impl 
             }
         }
         if opts.chain_hashes {
-            let h = if at_rest { rest_hash } else { world.state_hash() };
+            let h = if at_rest {
+                rest_hash
+            } else {
+                world.state_hash()
+            };
             hash_chain = chain(hash_chain, h);
         }
         observer(step, world);

@@ -24,9 +24,9 @@ pub mod testbed;
 pub mod toi;
 pub mod world;
 
+pub use body::{Body, BodyDef, BodyId, BodyKind};
 pub use fixed::Fixed;
+pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
-pub use body::{Body, BodyDef, BodyId, BodyKind};
-pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use world::{ContactInfo, World, WorldError};

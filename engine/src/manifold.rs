@@ -26,7 +26,9 @@ pub const FEATURE_FACE: u8 = 1;
 impl FeatureId {
     #[inline]
     pub const fn new(index_a: u8, index_b: u8, type_a: u8, type_b: u8) -> FeatureId {
-        FeatureId(index_a as u32 | (index_b as u32) << 8 | (type_a as u32) << 16 | (type_b as u32) << 24)
+        FeatureId(
+            index_a as u32 | (index_b as u32) << 8 | (type_a as u32) << 16 | (type_b as u32) << 24,
+        )
     }
 
     /// The same feature seen from the other shape (A and B exchanged).
@@ -86,7 +88,13 @@ pub struct WorldManifold {
 
 impl WorldManifold {
     /// Evaluate `m` for shapes with collision radii `radius_a`, `radius_b` at the given transforms.
-    pub fn new(m: &Manifold, xf_a: &Transform, radius_a: Fixed, xf_b: &Transform, radius_b: Fixed) -> WorldManifold {
+    pub fn new(
+        m: &Manifold,
+        xf_a: &Transform,
+        radius_a: Fixed,
+        xf_b: &Transform,
+        radius_b: Fixed,
+    ) -> WorldManifold {
         let mut wm = WorldManifold::default();
         if m.count == 0 {
             return wm;
@@ -95,7 +103,9 @@ impl WorldManifold {
             ManifoldKind::Circles => {
                 let pa = xf_a.apply(m.local_point);
                 let pb = xf_b.apply(m.points[0].local_point);
-                let normal = (pb - pa).normalize_with_length().map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
+                let normal = (pb - pa)
+                    .normalize_with_length()
+                    .map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
                 let ca = pa + normal.scale(radius_a);
                 let cb = pb - normal.scale(radius_b);
                 wm.normal = normal;
@@ -146,7 +156,9 @@ pub fn position_point(
         ManifoldKind::Circles => {
             let pa = xf_a.apply(m.local_point);
             let pb = xf_b.apply(m.points[0].local_point);
-            let normal = (pb - pa).normalize_with_length().map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
+            let normal = (pb - pa)
+                .normalize_with_length()
+                .map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
             let point = (pa + pb).scale(Fixed::HALF);
             let sep = (pb - pa).dot(normal) - radius_a - radius_b;
             (normal, point, sep)

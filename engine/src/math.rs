@@ -11,7 +11,10 @@ pub struct Vec2 {
 }
 
 impl Vec2 {
-    pub const ZERO: Vec2 = Vec2 { x: Fixed::ZERO, y: Fixed::ZERO };
+    pub const ZERO: Vec2 = Vec2 {
+        x: Fixed::ZERO,
+        y: Fixed::ZERO,
+    };
 
     #[inline]
     pub const fn new(x: Fixed, y: Fixed) -> Vec2 {
@@ -60,7 +63,11 @@ impl Vec2 {
         let y = self.y.raw() as i128;
         let sq = (x * x + y * y) as u128;
         let r = sq.isqrt();
-        Fixed::from_raw(if r > i64::MAX as u128 { i64::MAX } else { r as i64 })
+        Fixed::from_raw(if r > i64::MAX as u128 {
+            i64::MAX
+        } else {
+            r as i64
+        })
     }
 
     /// The unit vector along `self` and the original length; a zero (or too short to normalise,
@@ -161,7 +168,10 @@ impl Default for Rot {
 }
 
 impl Rot {
-    pub const IDENTITY: Rot = Rot { s: Fixed::ZERO, c: Fixed::ONE };
+    pub const IDENTITY: Rot = Rot {
+        s: Fixed::ZERO,
+        c: Fixed::ONE,
+    };
 
     /// The rotation by `angle` radians (counter-clockwise), via [`sin_cos`].
     #[inline]
@@ -191,11 +201,17 @@ pub struct Transform {
 }
 
 impl Transform {
-    pub const IDENTITY: Transform = Transform { p: Vec2::ZERO, q: Rot::IDENTITY };
+    pub const IDENTITY: Transform = Transform {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+    };
 
     #[inline]
     pub fn new(p: Vec2, angle: Fixed) -> Transform {
-        Transform { p, q: Rot::from_angle(angle) }
+        Transform {
+            p,
+            q: Rot::from_angle(angle),
+        }
     }
 
     /// Local point → world point.
@@ -229,7 +245,10 @@ impl Sweep {
         let c = self.c0 + (self.c - self.c0).scale(t);
         let a = self.a0 + (self.a - self.a0) * t;
         let q = Rot::from_angle(a);
-        Transform { p: c - q.apply(self.local_center), q }
+        Transform {
+            p: c - q.apply(self.local_center),
+            q,
+        }
     }
 }
 

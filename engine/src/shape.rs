@@ -36,8 +36,13 @@ pub enum PolygonError {
 impl core::fmt::Display for PolygonError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            PolygonError::Degenerate => f.write_str("polygon is degenerate (fewer than 3 hull points)"),
-            PolygonError::TooManyVertices => write!(f, "polygon hull has more than {MAX_POLYGON_VERTICES} vertices"),
+            PolygonError::Degenerate => {
+                f.write_str("polygon is degenerate (fewer than 3 hull points)")
+            }
+            PolygonError::TooManyVertices => write!(
+                f,
+                "polygon hull has more than {MAX_POLYGON_VERTICES} vertices"
+            ),
         }
     }
 }
@@ -93,7 +98,8 @@ impl Polygon {
                 let v = ps[j] - ps[current];
                 let c = r.cross(v);
                 // j is to the right of current→next: it wraps tighter; collinear: farther wins.
-                if c < Fixed::ZERO || (c == Fixed::ZERO && v.length_squared() > r.length_squared()) {
+                if c < Fixed::ZERO || (c == Fixed::ZERO && v.length_squared() > r.length_squared())
+                {
                     next = j;
                 }
             }
@@ -116,10 +122,17 @@ impl Polygon {
         let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         for i in 0..n {
             let e = vertices[(i + 1) % n] - vertices[i];
-            let (u, _) = Vec2::new(e.y, -e.x).normalize_with_length().ok_or(PolygonError::Degenerate)?;
+            let (u, _) = Vec2::new(e.y, -e.x)
+                .normalize_with_length()
+                .ok_or(PolygonError::Degenerate)?;
             normals[i] = u;
         }
-        let mut poly = Polygon { count: n as u8, vertices, normals, centroid: Vec2::ZERO };
+        let mut poly = Polygon {
+            count: n as u8,
+            vertices,
+            normals,
+            centroid: Vec2::ZERO,
+        };
         let md = poly.mass(Fixed::ONE);
         if md.mass.raw() <= 0 {
             return Err(PolygonError::Degenerate);
@@ -129,7 +142,12 @@ impl Polygon {
     }
 
     /// An axis-aligned box of half-extents `hx`, `hy` centred at `center` and rotated by `angle`.
-    pub fn new_box(hx: Fixed, hy: Fixed, center: Vec2, angle: Fixed) -> Result<Polygon, PolygonError> {
+    pub fn new_box(
+        hx: Fixed,
+        hy: Fixed,
+        center: Vec2,
+        angle: Fixed,
+    ) -> Result<Polygon, PolygonError> {
         let xf = Transform::new(center, angle);
         let corners = [
             Vec2::new(-hx, -hy),
@@ -197,7 +215,11 @@ impl Polygon {
         // Shift: about the centroid, then about the body origin.
         let inertia_c = inertia_ref - mass * offset.length_squared();
         let inertia = inertia_c + mass * center.length_squared();
-        MassData { mass, center, inertia }
+        MassData {
+            mass,
+            center,
+            inertia,
+        }
     }
 
     /// Bounding box of the polygon (with its skin) under `xf`.
@@ -211,7 +233,10 @@ impl Polygon {
             hi = hi.max(w);
         }
         let r = Vec2::new(POLYGON_RADIUS, POLYGON_RADIUS);
-        Aabb { lower: lo - r, upper: hi + r }
+        Aabb {
+            lower: lo - r,
+            upper: hi + r,
+        }
     }
 }
 
@@ -220,17 +245,27 @@ impl Circle {
         let r2 = self.radius * self.radius;
         let mass = density * Fixed::PI * r2;
         let inertia = mass * (r2.div_int(2) + self.center.length_squared());
-        MassData { mass, center: self.center, inertia }
+        MassData {
+            mass,
+            center: self.center,
+            inertia,
+        }
     }
 
     pub fn aabb(&self, xf: &Transform) -> Aabb {
         let p = xf.apply(self.center);
         let r = Vec2::new(self.radius, self.radius);
-        Aabb { lower: p - r, upper: p + r }
+        Aabb {
+            lower: p - r,
+            upper: p + r,
+        }
     }
 }
 
 /// One convex part of a body.
+// Polygons are stored inline: parts are read in the narrow phase every step, and an extra
+// indirection there costs more than the memory a circle wastes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     Circle(Circle),
@@ -265,7 +300,12 @@ impl Shape {
         match self {
             Shape::Circle(ci) => (ci.center - c).length() + ci.radius,
             Shape::Polygon(p) => {
-                p.vertices().iter().map(|&v| (v - c).length()).max().unwrap_or(Fixed::ZERO) + POLYGON_RADIUS
+                p.vertices()
+                    .iter()
+                    .map(|&v| (v - c).length())
+                    .max()
+                    .unwrap_or(Fixed::ZERO)
+                    + POLYGON_RADIUS
             }
         }
     }
@@ -281,12 +321,18 @@ pub struct Aabb {
 impl Aabb {
     #[inline]
     pub fn overlaps(&self, o: &Aabb) -> bool {
-        self.lower.x <= o.upper.x && o.lower.x <= self.upper.x && self.lower.y <= o.upper.y && o.lower.y <= self.upper.y
+        self.lower.x <= o.upper.x
+            && o.lower.x <= self.upper.x
+            && self.lower.y <= o.upper.y
+            && o.lower.y <= self.upper.y
     }
 
     #[inline]
     pub fn union(&self, o: &Aabb) -> Aabb {
-        Aabb { lower: self.lower.min(o.lower), upper: self.upper.max(o.upper) }
+        Aabb {
+            lower: self.lower.min(o.lower),
+            upper: self.upper.max(o.upper),
+        }
     }
 }
 
@@ -307,12 +353,24 @@ mod tests {
         assert_eq!(md.mass, Fixed::from_f64(0.5).unwrap());
         assert!((md.center.x.to_f64() - 3.0).abs() < 1e-8 && md.center.y.to_f64().abs() < 1e-8);
         let expect = 0.5 * 5.0 / 12.0 + 0.5 * 9.0;
-        assert!((md.inertia.to_f64() - expect).abs() < 1e-7, "{} vs {expect}", md.inertia);
+        assert!(
+            (md.inertia.to_f64() - expect).abs() < 1e-7,
+            "{} vs {expect}",
+            md.inertia
+        );
     }
 
     #[test]
     fn hull_orders_counter_clockwise_and_drops_interior_and_collinear_points() {
-        let p = Polygon::new(&[v(0.0, 0.0), v(1.0, 1.0), v(1.0, 0.0), v(0.0, 1.0), v(0.5, 0.5), v(0.5, 0.0)]).unwrap();
+        let p = Polygon::new(&[
+            v(0.0, 0.0),
+            v(1.0, 1.0),
+            v(1.0, 0.0),
+            v(0.0, 1.0),
+            v(0.5, 0.5),
+            v(0.5, 0.0),
+        ])
+        .unwrap();
         assert_eq!(p.count(), 4);
         let vs = p.vertices();
         for i in 0..4 {
@@ -320,14 +378,23 @@ mod tests {
             let e2 = vs[(i + 2) % 4] - vs[(i + 1) % 4];
             assert!(e1.cross(e2).is_positive());
         }
-        assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]), Err(PolygonError::Degenerate));
-        assert_eq!(Polygon::new(&[v(0.0, 0.0), v(0.001, 0.0), v(0.0, 0.001)]), Err(PolygonError::Degenerate));
+        assert_eq!(
+            Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]),
+            Err(PolygonError::Degenerate)
+        );
+        assert_eq!(
+            Polygon::new(&[v(0.0, 0.0), v(0.001, 0.0), v(0.0, 0.001)]),
+            Err(PolygonError::Degenerate)
+        );
     }
 
     #[allow(clippy::float_arithmetic)]
     #[test]
     fn circle_mass_matches_closed_form() {
-        let c = Circle { center: v(1.0, 0.0), radius: Fixed::TWO };
+        let c = Circle {
+            center: v(1.0, 0.0),
+            radius: Fixed::TWO,
+        };
         let md = c.mass(Fixed::ONE);
         let m = std::f64::consts::PI * 4.0;
         assert!((md.mass.to_f64() - m).abs() < 1e-8);

@@ -34,7 +34,10 @@ impl SolverBody {
             self.q = Rot::from_angle(self.a);
             self.q_angle = self.a;
         }
-        Transform { p: self.c - self.q.apply(self.local_center), q: self.q }
+        Transform {
+            p: self.c - self.q.apply(self.local_center),
+            q: self.q,
+        }
     }
 }
 
@@ -96,7 +99,7 @@ impl IslandSolver {
                 v += gravity.scale(h);
                 // Padé damping: v ← v / (1 + h·c).
                 v = v.scale(Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING));
-                w = w * (Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING));
+                w *= Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING);
             }
             self.bodies.push(SolverBody {
                 c: b.sweep.c,
@@ -110,7 +113,11 @@ impl IslandSolver {
                 q_angle: b.sweep.a,
             });
         }
-        let local = |world_index: u32| island_bodies.binary_search(&(world_index as usize)).unwrap_or(0);
+        let local = |world_index: u32| {
+            island_bodies
+                .binary_search(&(world_index as usize))
+                .unwrap_or(0)
+        };
 
         // Velocity constraints from the manifolds at the start-of-step transforms.
         self.constraints.clear();
@@ -150,14 +157,26 @@ impl IslandSolver {
                 let kt = m_sum + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
                 let dv = sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra);
                 let vrel = n.dot(dv);
-                let velocity_bias = if vrel < -VELOCITY_THRESHOLD { -(c.restitution * vrel) } else { Fixed::ZERO };
+                let velocity_bias = if vrel < -VELOCITY_THRESHOLD {
+                    -(c.restitution * vrel)
+                } else {
+                    Fixed::ZERO
+                };
                 cc.points[j] = PointConstraint {
                     ra,
                     rb,
                     normal_impulse: mp.normal_impulse,
                     tangent_impulse: mp.tangent_impulse,
-                    normal_mass: if kn.is_positive() { Fixed::ONE / kn } else { Fixed::ZERO },
-                    tangent_mass: if kt.is_positive() { Fixed::ONE / kt } else { Fixed::ZERO },
+                    normal_mass: if kn.is_positive() {
+                        Fixed::ONE / kn
+                    } else {
+                        Fixed::ZERO
+                    },
+                    tangent_mass: if kt.is_positive() {
+                        Fixed::ONE / kt
+                    } else {
+                        Fixed::ZERO
+                    },
                     velocity_bias,
                 };
             }
@@ -214,7 +233,11 @@ impl IslandSolver {
 
         // Integrate positions with the per-step caps.
         for sb in &mut self.bodies {
-            if sb.inv_mass.raw() == 0 && sb.inv_inertia.raw() == 0 && sb.v == Vec2::ZERO && sb.w.raw() == 0 {
+            if sb.inv_mass.raw() == 0
+                && sb.inv_inertia.raw() == 0
+                && sb.v == Vec2::ZERO
+                && sb.w.raw() == 0
+            {
                 continue;
             }
             let translation = sb.v.scale(h);
@@ -224,7 +247,7 @@ impl IslandSolver {
             }
             let rotation = h * sb.w;
             if rotation * rotation > MAX_ROTATION * MAX_ROTATION {
-                sb.w = sb.w * (MAX_ROTATION / rotation.abs());
+                sb.w *= MAX_ROTATION / rotation.abs();
             }
             sb.c += sb.v.scale(h);
             sb.a += h * sb.w;
@@ -241,16 +264,25 @@ impl IslandSolver {
                 for j in 0..c.manifold.count as usize {
                     let xa = self.bodies[cc.a].transform();
                     let xb = self.bodies[cc.b].transform();
-                    let (n, point, sep) = position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
+                    let (n, point, sep) =
+                        position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
                     let (sa, sb) = (&self.bodies[cc.a], &self.bodies[cc.b]);
                     let ra = point - sa.c;
                     let rb = point - sb.c;
                     min_sep = min_sep.min(sep);
-                    let corr = (BAUMGARTE * (sep + LINEAR_SLOP)).clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    let corr = (BAUMGARTE * (sep + LINEAR_SLOP))
+                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
                     let rna = ra.cross(n);
                     let rnb = rb.cross(n);
-                    let k = sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
-                    let impulse = if k.is_positive() { -(corr / k) } else { Fixed::ZERO };
+                    let k = sa.inv_mass
+                        + sb.inv_mass
+                        + sa.inv_inertia * rna * rna
+                        + sb.inv_inertia * rnb * rnb;
+                    let impulse = if k.is_positive() {
+                        -(corr / k)
+                    } else {
+                        Fixed::ZERO
+                    };
                     let p = n.scale(impulse);
                     let sa = &mut self.bodies[cc.a];
                     sa.c -= p.scale(sa.inv_mass);

@@ -19,18 +19,28 @@ pub fn px2(x: i64, y: i64) -> Vec2 {
 
 /// A box of `w` × `h` px (integers) centred at the body origin.
 pub fn box_shape(w: i64, h: i64) -> Shape {
-    Shape::Polygon(Polygon::new_box(px(w, 2), px(h, 2), Vec2::ZERO, Fixed::ZERO).expect("box is valid"))
+    Shape::Polygon(
+        Polygon::new_box(px(w, 2), px(h, 2), Vec2::ZERO, Fixed::ZERO).expect("box is valid"),
+    )
 }
 
 /// A circle of radius `r` px centred at the body origin.
 pub fn ball_shape(r_num: i64, r_den: i64) -> Shape {
-    Shape::Circle(Circle { center: Vec2::ZERO, radius: px(r_num, r_den) })
+    Shape::Circle(Circle {
+        center: Vec2::ZERO,
+        radius: px(r_num, r_den),
+    })
 }
 
 /// A static floor: a 256 × 6 px bar whose top is at y = 10 px.
 pub fn add_floor(world: &mut World) {
     world
-        .add_body(&BodyDef::new(BodyKind::Static, px2(128, 7), Fixed::ZERO, vec![box_shape(256, 6)]))
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            px2(128, 7),
+            Fixed::ZERO,
+            vec![box_shape(256, 6)],
+        ))
         .expect("floor");
 }
 
@@ -45,7 +55,13 @@ pub fn pyramid(rows: i64) -> World {
             let x2 = 2 * 128 - 10 * (n - 1) + 20 * i; // doubled x
             let y2 = 2 * 10 + 10 + 20 * row; // doubled y
             let pos = Vec2::new(px(x2, 2), px(y2, 2));
-            w.add_body(&BodyDef::new(BodyKind::Dynamic, pos, Fixed::ZERO, vec![box_shape(10, 10)])).expect("box");
+            w.add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                pos,
+                Fixed::ZERO,
+                vec![box_shape(10, 10)],
+            ))
+            .expect("box");
         }
     }
     w
@@ -58,7 +74,11 @@ pub fn jar_shapes() -> Vec<Shape> {
     let base = Polygon::new(&[p(-40, -4), p(40, -4), p(40, 4), p(-40, 4)]).expect("base");
     let left = Polygon::new(&[p(-48, 60), p(-40, -4), p(-32, -4), p(-40, 60)]).expect("left");
     let right = Polygon::new(&[p(48, 60), p(40, 60), p(32, -4), p(40, -4)]).expect("right");
-    vec![Shape::Polygon(base), Shape::Polygon(left), Shape::Polygon(right)]
+    vec![
+        Shape::Polygon(base),
+        Shape::Polygon(left),
+        Shape::Polygon(right),
+    ]
 }
 
 /// A dynamic jar on the floor with a ball of radius 8 px resting on its base plate.
@@ -66,15 +86,34 @@ pub fn jar_shapes() -> Vec<Shape> {
 pub fn ball_in_jar() -> World {
     let mut w = World::new();
     add_floor(&mut w);
-    w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(128, 12), Fixed::ZERO, jar_shapes())).expect("jar");
-    w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(128, 22), Fixed::ZERO, vec![ball_shape(8, 1)])).expect("ball");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(128, 12),
+        Fixed::ZERO,
+        jar_shapes(),
+    ))
+    .expect("jar");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(128, 22),
+        Fixed::ZERO,
+        vec![ball_shape(8, 1)],
+    ))
+    .expect("ball");
     w
 }
 
 /// Two static side walls (6 px thick, 250 px tall) at the scene's edges.
 pub fn add_side_walls(world: &mut World) {
     for x in [3, 253] {
-        world.add_body(&BodyDef::new(BodyKind::Static, px2(x, 135), Fixed::ZERO, vec![box_shape(6, 250)])).expect("wall");
+        world
+            .add_body(&BodyDef::new(
+                BodyKind::Static,
+                px2(x, 135),
+                Fixed::ZERO,
+                vec![box_shape(6, 250)],
+            ))
+            .expect("wall");
     }
 }
 
@@ -85,9 +124,27 @@ pub fn seesaw() -> World {
     add_floor(&mut w);
     add_side_walls(&mut w);
     let pivot = Polygon::new(&[px2(-10, 0), px2(10, 0), px2(0, 20)]).expect("pivot");
-    w.add_body(&BodyDef::new(BodyKind::Static, px2(128, 10), Fixed::ZERO, vec![Shape::Polygon(pivot)])).expect("pivot");
-    w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(128, 33), Fixed::ZERO, vec![box_shape(120, 6)])).expect("plank");
-    w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(80, 120), Fixed::ZERO, vec![ball_shape(6, 1)])).expect("ball");
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        px2(128, 10),
+        Fixed::ZERO,
+        vec![Shape::Polygon(pivot)],
+    ))
+    .expect("pivot");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(128, 33),
+        Fixed::ZERO,
+        vec![box_shape(120, 6)],
+    ))
+    .expect("plank");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(80, 120),
+        Fixed::ZERO,
+        vec![ball_shape(6, 1)],
+    ))
+    .expect("ball");
     w
 }
 
@@ -95,7 +152,13 @@ pub fn seesaw() -> World {
 pub fn bounce() -> World {
     let mut w = World::new();
     add_floor(&mut w);
-    w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(128, 200), Fixed::ZERO, vec![ball_shape(5, 1)])).expect("ball");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(128, 200),
+        Fixed::ZERO,
+        vec![ball_shape(5, 1)],
+    ))
+    .expect("ball");
     w
 }
 
@@ -104,14 +167,30 @@ pub fn pile() -> World {
     let mut w = World::new();
     add_floor(&mut w);
     for x in [60, 196] {
-        w.add_body(&BodyDef::new(BodyKind::Static, px2(x, 70), Fixed::ZERO, vec![box_shape(6, 120)])).expect("wall");
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            px2(x, 70),
+            Fixed::ZERO,
+            vec![box_shape(6, 120)],
+        ))
+        .expect("wall");
     }
     for i in 0..20i64 {
         let x = 80 + (i * 37) % 96;
         let y = 40 + 14 * i;
         let angle = Fixed::ratio((i * 7) % 11 - 5, 10);
-        let shape = if i % 3 == 0 { box_shape(8 + i % 5, 6 + i % 4) } else { ball_shape(4 + i % 4, 1) };
-        w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(x, y), angle, vec![shape])).expect("body");
+        let shape = if i % 3 == 0 {
+            box_shape(8 + i % 5, 6 + i % 4)
+        } else {
+            ball_shape(4 + i % 4, 1)
+        };
+        w.add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            px2(x, y),
+            angle,
+            vec![shape],
+        ))
+        .expect("body");
     }
     w
 }

@@ -19,7 +19,7 @@ use crate::collide::{max_face_separation, WorldPolygon};
 use crate::fixed::Fixed;
 use crate::math::{Sweep, Transform, Vec2};
 use crate::settings::LINEAR_SLOP;
-use crate::shape::Shape;
+use crate::shape::{Shape, MAX_POLYGON_VERTICES};
 
 /// Most conservative-advancement steps per query.
 pub const MAX_TOI_ITERATIONS: usize = 30;
@@ -90,25 +90,40 @@ pub fn separation_lower_bound(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Tra
     separating_axis(a, xf_a, b, xf_b).1
 }
 
-/// A shape's core in world space: a point (circle centre) or a polygon, plus its radius.
-enum Core {
-    Point(Vec2),
-    Poly(WorldPolygon),
+/// A shape's core in world space: a single point (circle centre) or a polygon.
+struct Core {
+    w: WorldPolygon,
+    is_polygon: bool,
 }
 
 impl Core {
     fn new(s: &Shape, xf: &Transform) -> Core {
         match s {
-            Shape::Circle(c) => Core::Point(xf.apply(c.center)),
-            Shape::Polygon(p) => Core::Poly(WorldPolygon::new(p, xf)),
+            Shape::Circle(c) => {
+                let mut w = WorldPolygon {
+                    count: 1,
+                    vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+                    normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+                };
+                w.vertices[0] = xf.apply(c.center);
+                Core {
+                    w,
+                    is_polygon: false,
+                }
+            }
+            Shape::Polygon(p) => Core {
+                w: WorldPolygon::new(p, xf),
+                is_polygon: true,
+            },
         }
     }
 
+    fn polygon(&self) -> Option<&WorldPolygon> {
+        self.is_polygon.then_some(&self.w)
+    }
+
     fn points(&self) -> &[Vec2] {
-        match self {
-            Core::Point(p) => core::slice::from_ref(p),
-            Core::Poly(w) => w.vertices(),
-        }
+        self.w.vertices()
     }
 
     /// `max_p n·p` over the core.
@@ -131,21 +146,19 @@ impl Core {
 
     /// Closest point of the core's boundary (or the point itself) to `x`, with the distance.
     fn closest_to(&self, x: Vec2) -> (Vec2, Fixed) {
-        match self {
-            Core::Point(p) => (*p, (x - *p).length()),
-            Core::Poly(w) => {
-                let vs = w.vertices();
-                let mut best = (vs[0], Fixed::MAX);
-                for i in 0..vs.len() {
-                    let q = closest_on_segment(vs[i], vs[(i + 1) % vs.len()], x);
-                    let d = (x - q).length();
-                    if d < best.1 {
-                        best = (q, d);
-                    }
-                }
-                best
+        let vs = self.points();
+        if !self.is_polygon {
+            return (vs[0], (x - vs[0]).length());
+        }
+        let mut best = (vs[0], Fixed::MAX);
+        for i in 0..vs.len() {
+            let q = closest_on_segment(vs[i], vs[(i + 1) % vs.len()], x);
+            let d = (x - q).length();
+            if d < best.1 {
+                best = (q, d);
             }
         }
+        best
     }
 }
 
@@ -183,19 +196,19 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
 
     // Face normals (separating-axis test): A's outward normals, B's reversed.
     let mut cores_overlap = false;
-    if let (Core::Poly(pa), Core::Poly(pb)) = (&ca, &cb) {
+    if let (Some(pa), Some(pb)) = (ca.polygon(), cb.polygon()) {
         let (fa, sa) = max_face_separation(pa, pb);
         let (fb, sb) = max_face_separation(pb, pa);
         consider(pa.normals[fa], &mut best_n, &mut best);
         consider(-pb.normals[fb], &mut best_n, &mut best);
         cores_overlap = !sa.is_positive() || !sb.is_positive();
     } else {
-        if let Core::Poly(pa) = &ca {
+        if let Some(pa) = ca.polygon() {
             for &n in pa.normals() {
                 consider(n, &mut best_n, &mut best);
             }
         }
-        if let Core::Poly(pb) = &cb {
+        if let Some(pb) = cb.polygon() {
             for &n in pb.normals() {
                 consider(-n, &mut best_n, &mut best);
             }

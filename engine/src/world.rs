@@ -231,7 +231,11 @@ impl World {
     }
 
     fn narrow_phase(&mut self) {
-        find_pairs(&self.bodies, &mut self.scratch.proxies, &mut self.scratch.pairs);
+        find_pairs(
+            &self.bodies,
+            &mut self.scratch.proxies,
+            &mut self.scratch.pairs,
+        );
         let old = std::mem::take(&mut self.contacts);
         let mut merged = Vec::with_capacity(self.scratch.pairs.len());
         let mut oi = 0;
@@ -240,8 +244,13 @@ impl World {
             while oi < old.len() && old[oi].key < key {
                 oi += 1;
             }
-            let mut c = if oi < old.len() && old[oi].key == key { old[oi].clone() } else { new_contact(&self.bodies, key) };
-            let awake = self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
+            let mut c = if oi < old.len() && old[oi].key == key {
+                old[oi].clone()
+            } else {
+                new_contact(&self.bodies, key)
+            };
+            let awake =
+                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
             if awake && update_contact(&mut c, &self.bodies) {
                 wake.push(c.body_a);
                 wake.push(c.body_b);
@@ -278,7 +287,12 @@ impl World {
         s.adjacency.clear();
         s.adjacency.resize(s.adjacency_start[n], 0);
         let mut fill = s.adjacency_start.clone();
-        for (ci, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.is_touching()) {
+        for (ci, c) in self
+            .contacts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_touching())
+        {
             for b in [c.body_a as usize, c.body_b as usize] {
                 s.adjacency[fill[b]] = ci;
                 fill[b] += 1;
@@ -314,7 +328,11 @@ impl World {
                     s.contact_in_island[ci] = true;
                     s.island_contacts.push(ci);
                     let c = &self.contacts[ci];
-                    let other = if c.body_a as usize == bi { c.body_b } else { c.body_a } as usize;
+                    let other = if c.body_a as usize == bi {
+                        c.body_b
+                    } else {
+                        c.body_a
+                    } as usize;
                     if !s.in_island[other] {
                         s.in_island[other] = true;
                         s.stack.push(other);
@@ -323,8 +341,13 @@ impl World {
             }
             s.island_bodies.sort_unstable();
             s.island_contacts.sort_unstable();
-            let position_solved =
-                s.solver.solve(&mut self.bodies, &mut self.contacts, &s.island_bodies, &s.island_contacts, self.gravity);
+            let position_solved = s.solver.solve(
+                &mut self.bodies,
+                &mut self.contacts,
+                &s.island_bodies,
+                &s.island_contacts,
+                self.gravity,
+            );
             // Static bodies may join other islands too.
             for &bi in &s.island_bodies {
                 if !self.bodies[bi].is_dynamic() {
@@ -343,7 +366,12 @@ impl World {
                 continue;
             }
             let sweep = b.sweep;
-            let start = crate::math::Sweep { c: sweep.c0, a: sweep.a0, ..sweep }.transform_at(Fixed::ZERO);
+            let start = crate::math::Sweep {
+                c: sweep.c0,
+                a: sweep.a0,
+                ..sweep
+            }
+            .transform_at(Fixed::ZERO);
             let mut min_t = Fixed::ONE;
             for part in &b.parts {
                 let swept: Aabb = part.aabb(&start).union(&part.aabb(&b.xf));

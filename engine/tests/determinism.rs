@@ -38,10 +38,16 @@ fn golden_hashes_match() {
         std::fs::write(path, header.to_string() + &got.join("\n") + "\n").unwrap();
         return;
     }
-    let want: Vec<&str> = GOLDEN.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
+    let want: Vec<&str> = GOLDEN
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
     assert_eq!(want.len(), 5, "golden file should list 5 scenes");
     for (g, w) in got.iter().zip(&want) {
-        assert_eq!(g, w, "scene hash chain differs from the committed golden value");
+        assert_eq!(
+            g, w,
+            "scene hash chain differs from the committed golden value"
+        );
     }
 }
 
@@ -53,7 +59,11 @@ fn two_runs_give_identical_per_step_hashes() {
         for step in 0..400 {
             a.step();
             b.step();
-            assert_eq!(a.state_hash(), b.state_hash(), "{name}: diverged at step {step}");
+            assert_eq!(
+                a.state_hash(),
+                b.state_hash(),
+                "{name}: diverged at step {step}"
+            );
         }
     }
 }
@@ -73,14 +83,29 @@ fn child_process_prints_chains() {
 fn a_second_process_computes_the_same_chains() {
     let exe = std::env::current_exe().unwrap();
     let out = std::process::Command::new(exe)
-        .args(["--exact", "child_process_prints_chains", "--nocapture", "--test-threads", "1"])
+        .args([
+            "--exact",
+            "child_process_prints_chains",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
         .env("REPHYRE_CHILD", "1")
         .output()
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let theirs: Vec<&str> = text.lines().filter_map(|l| l.find("CHAIN ").map(|i| &l[i + 6..])).collect();
-    assert_eq!(theirs, golden_lines().iter().map(String::as_str).collect::<Vec<_>>());
+    let theirs: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.find("CHAIN ").map(|i| &l[i + 6..]))
+        .collect();
+    assert_eq!(
+        theirs,
+        golden_lines()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -99,7 +124,11 @@ fn snapshot_restore_continues_bit_for_bit() {
 }
 
 fn goal_scenes() -> Vec<(World, Goal)> {
-    let contact = |a, b| Goal { body_a: BodyId(a), body_b: BodyId(b), rule: TouchRule::Contact };
+    let contact = |a, b| Goal {
+        body_a: BodyId(a),
+        body_b: BodyId(b),
+        rule: TouchRule::Contact,
+    };
     vec![
         (testbed::ball_in_jar(), contact(2, 1)),
         (testbed::bounce(), contact(1, 0)),
@@ -116,16 +145,41 @@ fn early_exit_changes_no_result() {
     let mut decided_early = 0;
     for (w, goal) in goal_scenes() {
         for chain_hashes in [false, true] {
-            let full = run(&mut w.clone(), &goal, RunOptions { early_exit: false, chain_hashes, ..Default::default() }, |_, _| {});
-            let fast = run(&mut w.clone(), &goal, RunOptions { early_exit: true, chain_hashes, ..Default::default() }, |_, _| {});
+            let full = run(
+                &mut w.clone(),
+                &goal,
+                RunOptions {
+                    early_exit: false,
+                    chain_hashes,
+                    ..Default::default()
+                },
+                |_, _| {},
+            );
+            let fast = run(
+                &mut w.clone(),
+                &goal,
+                RunOptions {
+                    early_exit: true,
+                    chain_hashes,
+                    ..Default::default()
+                },
+                |_, _| {},
+            );
             assert_eq!(full.stepped, full.steps);
             if fast.stepped < fast.steps {
                 decided_early += 1;
             }
-            assert_eq!(RunOutcomeCmp::from(full), RunOutcomeCmp::from(fast), "{goal:?}");
+            assert_eq!(
+                RunOutcomeCmp::from(full),
+                RunOutcomeCmp::from(fast),
+                "{goal:?}"
+            );
         }
     }
-    assert!(decided_early >= 4, "the early exit should shortcut most of these scenes ({decided_early})");
+    assert!(
+        decided_early >= 4,
+        "the early exit should shortcut most of these scenes ({decided_early})"
+    );
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -133,7 +187,14 @@ struct RunOutcomeCmp(bool, u32, Option<u32>, Option<u32>, u64, u64);
 
 impl From<engine::RunOutcome> for RunOutcomeCmp {
     fn from(o: engine::RunOutcome) -> Self {
-        RunOutcomeCmp(o.solved, o.steps, o.first_touch_step, o.solved_step, o.final_hash, o.hash_chain)
+        RunOutcomeCmp(
+            o.solved,
+            o.steps,
+            o.first_touch_step,
+            o.solved_step,
+            o.final_hash,
+            o.hash_chain,
+        )
     }
 }
 
@@ -150,8 +211,22 @@ struct RandomBody {
 }
 
 fn body_strategy() -> impl Strategy<Value = RandomBody> {
-    (0u8..4, 10i64..246, 10i64..246, 2i64..40, -31i64..32, prop::bool::weighted(0.75))
-        .prop_map(|(kind, x, y, size, angle, dynamic)| RandomBody { kind, x, y, size, angle, dynamic })
+    (
+        0u8..4,
+        10i64..246,
+        10i64..246,
+        2i64..40,
+        -31i64..32,
+        prop::bool::weighted(0.75),
+    )
+        .prop_map(|(kind, x, y, size, angle, dynamic)| RandomBody {
+            kind,
+            x,
+            y,
+            size,
+            angle,
+            dynamic,
+        })
 }
 
 fn build(bodies: &[RandomBody]) -> World {
@@ -165,13 +240,39 @@ fn build(bodies: &[RandomBody]) -> World {
             2 => testbed::jar_shapes(),
             _ => {
                 // Standing-sticks-like cross of two thin quads.
-                let a = Shape::Polygon(engine::Polygon::new_box(px(b.size, 1), px(1, 1), Vec2::ZERO, Fixed::ratio(135, 100)).unwrap());
-                let c = Shape::Polygon(engine::Polygon::new_box(px(b.size, 1), px(1, 1), Vec2::ZERO, Fixed::ratio(-135, 100)).unwrap());
+                let a = Shape::Polygon(
+                    engine::Polygon::new_box(
+                        px(b.size, 1),
+                        px(1, 1),
+                        Vec2::ZERO,
+                        Fixed::ratio(135, 100),
+                    )
+                    .unwrap(),
+                );
+                let c = Shape::Polygon(
+                    engine::Polygon::new_box(
+                        px(b.size, 1),
+                        px(1, 1),
+                        Vec2::ZERO,
+                        Fixed::ratio(-135, 100),
+                    )
+                    .unwrap(),
+                );
                 vec![a, c]
             }
         };
-        let kind = if b.dynamic { BodyKind::Dynamic } else { BodyKind::Static };
-        w.add_body(&BodyDef::new(kind, px2(b.x, b.y), Fixed::ratio(b.angle, 10), parts)).unwrap();
+        let kind = if b.dynamic {
+            BodyKind::Dynamic
+        } else {
+            BodyKind::Static
+        };
+        w.add_body(&BodyDef::new(
+            kind,
+            px2(b.x, b.y),
+            Fixed::ratio(b.angle, 10),
+            parts,
+        ))
+        .unwrap();
     }
     w
 }
@@ -199,7 +300,12 @@ fn fast_thrown_bodies_stay_finite() {
     // Extreme but valid inputs: huge velocities are capped per step, nothing overflows.
     let mut w = World::new();
     testbed::add_floor(&mut w);
-    let mut def = BodyDef::new(BodyKind::Dynamic, px2(128, 128), Fixed::ZERO, vec![box_shape(10, 10)]);
+    let mut def = BodyDef::new(
+        BodyKind::Dynamic,
+        px2(128, 128),
+        Fixed::ZERO,
+        vec![box_shape(10, 10)],
+    );
     def.linear_velocity = Vec2::new(Fixed::from_int(1_000_000), Fixed::from_int(-1_000_000));
     def.angular_velocity = Fixed::from_int(1_000_000);
     w.add_body(&def).unwrap();

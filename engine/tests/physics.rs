@@ -11,7 +11,14 @@ fn to_px(v: Fixed) -> f64 {
 #[test]
 fn free_fall_matches_semi_implicit_euler() {
     let mut w = World::new();
-    let id = w.add_body(&BodyDef::new(BodyKind::Dynamic, px2(100, 200), Fixed::ZERO, vec![ball_shape(5, 1)])).unwrap();
+    let id = w
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            px2(100, 200),
+            Fixed::ZERO,
+            vec![ball_shape(5, 1)],
+        ))
+        .unwrap();
     let y0 = to_px(w.body(id).unwrap().position().y);
     w.step();
     let d1 = y0 - to_px(w.body(id).unwrap().position().y);
@@ -27,7 +34,10 @@ fn free_fall_matches_semi_implicit_euler() {
         w.step();
     }
     let d60 = y0 - to_px(w.body(id).unwrap().position().y);
-    assert!((d60 - g_dt2_px * 60.0 * 61.0 / 2.0).abs() < 1e-5, "60 steps: {d60}");
+    assert!(
+        (d60 - g_dt2_px * 60.0 * 61.0 / 2.0).abs() < 1e-5,
+        "60 steps: {d60}"
+    );
 }
 
 /// Highest point (px) the ball's centre reaches after its first bounce.
@@ -35,7 +45,12 @@ fn rebound_height(drop_from_px: i64) -> (f64, f64) {
     let mut w = World::new();
     add_floor(&mut w);
     let id = w
-        .add_body(&BodyDef::new(BodyKind::Dynamic, px2(128, drop_from_px), Fixed::ZERO, vec![ball_shape(5, 1)]))
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            px2(128, drop_from_px),
+            Fixed::ZERO,
+            vec![ball_shape(5, 1)],
+        ))
         .unwrap();
     let rest_y = 10.0 + 5.0;
     let drop = drop_from_px as f64 - rest_y;
@@ -66,7 +81,10 @@ fn ball_rebounds_to_about_restitution_squared() {
     for drop_from in [200, 150] {
         let (drop, rebound) = rebound_height(drop_from);
         let ratio = rebound / drop;
-        assert!((ratio - 0.04).abs() < 0.01, "drop {drop} px rebounds {rebound} px (ratio {ratio})");
+        assert!(
+            (ratio - 0.04).abs() < 0.01,
+            "drop {drop} px rebounds {rebound} px (ratio {ratio})"
+        );
     }
 }
 
@@ -74,7 +92,12 @@ fn ball_rebounds_to_about_restitution_squared() {
 fn sliding_box_stops_near_v2_over_2_mu_g() {
     let mut w = World::new();
     add_floor(&mut w);
-    let mut def = BodyDef::new(BodyKind::Dynamic, Vec2::new(px(60, 1), px(25, 2)), Fixed::ZERO, vec![box_shape(10, 5)]);
+    let mut def = BodyDef::new(
+        BodyKind::Dynamic,
+        Vec2::new(px(60, 1), px(25, 2)),
+        Fixed::ZERO,
+        vec![box_shape(10, 5)],
+    );
     let v0 = 3.0;
     def.linear_velocity = Vec2::new(Fixed::from_f64(v0).unwrap(), Fixed::ZERO);
     let id = w.add_body(&def).unwrap();
@@ -87,12 +110,19 @@ fn sliding_box_stops_near_v2_over_2_mu_g() {
     let expect = v0 * v0 / (2.0 * 0.5 * 9.8);
     // Friction acts on the normal impulse of the same step, so the discrete stop distance is
     // within a few percent of the continuous one: ±8 %.
-    assert!((dist / expect - 1.0).abs() < 0.08, "slid {dist} m, expected {expect} m");
+    assert!(
+        (dist / expect - 1.0).abs() < 0.08,
+        "slid {dist} m, expected {expect} m"
+    );
     assert!(b.linear_velocity().x.abs().to_f64() < 1e-3, "still moving");
 }
 
 fn max_drift_px(w: &World, start: &[Vec2]) -> f64 {
-    w.centers().iter().zip(start).map(|(a, b)| to_px((*a - *b).length())).fold(0.0, f64::max)
+    w.centers()
+        .iter()
+        .zip(start)
+        .map(|(a, b)| to_px((*a - *b).length()))
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -102,7 +132,12 @@ fn pyramid_stays_put_and_sleeps() {
     let start = w.centers();
     for _ in 0..1000 {
         w.step();
-        assert!(max_drift_px(&w, &start) < 0.5, "step {}: drift {}", w.step_count(), max_drift_px(&w, &start));
+        assert!(
+            max_drift_px(&w, &start) < 0.5,
+            "step {}: drift {}",
+            w.step_count(),
+            max_drift_px(&w, &start)
+        );
     }
     assert!(w.is_at_rest(), "pyramid never fell asleep");
 }
@@ -115,14 +150,21 @@ fn ball_in_jar_stays_put_touches_and_sleeps() {
     let mut touching_from = None;
     for step in 1..=1000 {
         w.step();
-        assert!(max_drift_px(&w, &start) < 0.5, "step {step}: drift {}", max_drift_px(&w, &start));
+        assert!(
+            max_drift_px(&w, &start) < 0.5,
+            "step {step}: drift {}",
+            max_drift_px(&w, &start)
+        );
         if w.touching(jar, ball) {
             touching_from.get_or_insert(step);
         } else if touching_from.is_some() {
             panic!("ball lost contact with the jar at step {step}");
         }
     }
-    assert!(touching_from.unwrap() <= 2, "touching only from step {touching_from:?}");
+    assert!(
+        touching_from.unwrap() <= 2,
+        "touching only from step {touching_from:?}"
+    );
     assert!(w.is_at_rest());
 }
 
@@ -139,7 +181,12 @@ fn fast_ball_never_tunnels_through_thin_static_bar() {
             vec![box_shape(200, 5)],
         ))
         .unwrap();
-        let mut def = BodyDef::new(BodyKind::Dynamic, px2(x_num, 220), Fixed::ZERO, vec![ball_shape(3, 1)]);
+        let mut def = BodyDef::new(
+            BodyKind::Dynamic,
+            px2(x_num, 220),
+            Fixed::ZERO,
+            vec![ball_shape(3, 1)],
+        );
         def.linear_velocity = Vec2::new(Fixed::ZERO, Fixed::from_int(-120));
         let id = w.add_body(&def).unwrap();
         for _ in 0..120 {
@@ -154,9 +201,19 @@ fn fast_ball_never_tunnels_through_thin_static_bar() {
 fn zero_gravity_collision_conserves_momentum() {
     let mut w = World::new();
     w.set_gravity(Vec2::ZERO);
-    let mut a = BodyDef::new(BodyKind::Dynamic, px2(80, 128), Fixed::ZERO, vec![ball_shape(10, 1)]);
+    let mut a = BodyDef::new(
+        BodyKind::Dynamic,
+        px2(80, 128),
+        Fixed::ZERO,
+        vec![ball_shape(10, 1)],
+    );
     a.linear_velocity = Vec2::new(Fixed::from_int(3), Fixed::ratio(1, 10));
-    let mut b = BodyDef::new(BodyKind::Dynamic, px2(170, 131), Fixed::ZERO, vec![ball_shape(6, 1)]);
+    let mut b = BodyDef::new(
+        BodyKind::Dynamic,
+        px2(170, 131),
+        Fixed::ZERO,
+        vec![ball_shape(6, 1)],
+    );
     b.linear_velocity = Vec2::new(Fixed::from_int(-2), Fixed::ZERO);
     let ia = w.add_body(&a).unwrap();
     let ib = w.add_body(&b).unwrap();
@@ -174,6 +231,14 @@ fn zero_gravity_collision_conserves_momentum() {
     let p1 = momentum(&w);
     // Each impulse is applied as m_a·Δv_a = −m_b·Δv_b in Q32.32: a few ulps per application.
     let err = (p1 - p0).x.raw().abs().max((p1 - p0).y.raw().abs());
-    assert!(err < 2000, "momentum drift {err} ulps ({} kg·m/s)", (p1 - p0).length());
-    assert_ne!(w.body(ib).unwrap().linear_velocity().x, Fixed::from_int(-2), "no collision response");
+    assert!(
+        err < 2000,
+        "momentum drift {err} ulps ({} kg·m/s)",
+        (p1 - p0).length()
+    );
+    assert_ne!(
+        w.body(ib).unwrap().linear_velocity().x,
+        Fixed::from_int(-2),
+        "no collision response"
+    );
 }
