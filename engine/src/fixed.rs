@@ -240,7 +240,9 @@ impl Mul for Fixed {
     type Output = Fixed;
     #[inline]
     fn mul(self, o: Fixed) -> Fixed {
-        let p = self.0 as i128 * o.0 as i128 + (1i128 << (FRAC_BITS - 1));
+        // |a·b| ≤ 2^126 and the rounding term is tiny: these i128 operations cannot overflow, so
+        // they are written as wrapping to spare the overflow checks kept on in every profile.
+        let p = (self.0 as i128).wrapping_mul(o.0 as i128).wrapping_add(1i128 << (FRAC_BITS - 1));
         Fixed(saturate(p >> FRAC_BITS))
     }
 }

@@ -51,10 +51,12 @@ pub fn pyramid(rows: i64) -> World {
     for row in 0..rows {
         let n = rows - row;
         for i in 0..n {
-            // Centres at half-pixel offsets so the boxes start exactly resting on each other.
-            let x2 = 2 * 128 - 10 * (n - 1) + 20 * i; // doubled x
-            let y2 = 2 * 10 + 10 + 20 * row; // doubled y
-            let pos = Vec2::new(px(x2, 2), px(y2, 2));
+            // Doubled pixel coordinates; each row rests on the one below across the two polygon
+            // skins (2 × 0.01 m), so the pyramid starts at its rest pose.
+            let x2 = 2 * 128 - 10 * (n - 1) + 20 * i;
+            let y2 = 2 * 10 + 10 + 20 * row;
+            let skins = crate::settings::POLYGON_RADIUS.mul_int(2 * (row + 1));
+            let pos = Vec2::new(px(x2, 2), px(y2, 2) + skins);
             w.add_body(&BodyDef::new(
                 BodyKind::Dynamic,
                 pos,
