@@ -4,7 +4,9 @@ fn main() {
     let mut h = 0u64;
     for _ in 0..400 {
         let mut w = start.clone();
-        for _ in 0..25 { w.step(); }
+        for _ in 0..25 {
+            w.step();
+        }
         h ^= w.state_hash();
     }
     println!("{h:x}");

@@ -25,6 +25,14 @@ use crate::toi::time_of_impact;
 pub const MAX_PARTS: usize = 16;
 /// Most bodies in one world.
 pub const MAX_BODIES: usize = 4096;
+/// Largest |coordinate| of a body position (m). With at most 2 m of travel per step a body
+/// needs ~10^9 steps to approach the Q32.32 range, so no arithmetic wraps in a valid world.
+pub const MAX_POSITION: Fixed = Fixed::from_int(1 << 20);
+/// Largest |coordinate| of a part vertex or circle centre in body coordinates, and largest
+/// radius (m): keeps mass and inertia (≈ size⁴) far inside the range.
+pub const MAX_PART_EXTENT: Fixed = Fixed::from_int(1 << 10);
+/// Largest |component| of an initial linear velocity (m/s) or angular velocity (rad/s).
+pub const MAX_SPEED: Fixed = Fixed::from_int(1 << 16);
 
 /// Why a body could not be added.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +42,8 @@ pub enum WorldError {
     TooManyBodies,
     /// A circle with a radius that is not positive, or a non-positive density.
     BadShape(&'static str),
+    /// A position, size or velocity outside the supported range.
+    OutOfRange(&'static str),
 }
 
 impl core::fmt::Display for WorldError {
@@ -43,6 +53,7 @@ impl core::fmt::Display for WorldError {
             WorldError::TooManyParts(n) => write!(f, "body has {n} parts (at most {MAX_PARTS})"),
             WorldError::TooManyBodies => write!(f, "world already holds {MAX_BODIES} bodies"),
             WorldError::BadShape(why) => write!(f, "bad shape: {why}"),
+            WorldError::OutOfRange(what) => write!(f, "{what} is outside the supported range"),
         }
     }
 }
@@ -125,10 +136,41 @@ impl World {
         if self.bodies.len() >= MAX_BODIES {
             return Err(WorldError::TooManyBodies);
         }
+        let within = |v: Vec2, m: Fixed| {
+            v.x.abs() <= m && v.y.abs() <= m && v.x != Fixed::MIN && v.y != Fixed::MIN
+        };
+        if !within(def.position, MAX_POSITION)
+            || def.angle.abs() > MAX_POSITION
+            || def.angle == Fixed::MIN
+        {
+            return Err(WorldError::OutOfRange("body position or angle"));
+        }
+        if !within(def.linear_velocity, MAX_SPEED)
+            || def.angular_velocity.abs() > MAX_SPEED
+            || def.angular_velocity == Fixed::MIN
+        {
+            return Err(WorldError::OutOfRange("initial velocity"));
+        }
+        if def.density.abs() > MAX_SPEED
+            || def.friction.abs() > MAX_SPEED
+            || def.restitution.abs() > MAX_SPEED
+        {
+            return Err(WorldError::OutOfRange("material constant"));
+        }
         for p in &def.parts {
-            if let Shape::Circle(c) = p {
-                if !c.radius.is_positive() {
-                    return Err(WorldError::BadShape("circle radius must be positive"));
+            match p {
+                Shape::Circle(c) => {
+                    if !c.radius.is_positive() {
+                        return Err(WorldError::BadShape("circle radius must be positive"));
+                    }
+                    if c.radius > MAX_PART_EXTENT || !within(c.center, MAX_PART_EXTENT) {
+                        return Err(WorldError::OutOfRange("circle size or centre"));
+                    }
+                }
+                Shape::Polygon(poly) => {
+                    if !poly.vertices().iter().all(|&v| within(v, MAX_PART_EXTENT)) {
+                        return Err(WorldError::OutOfRange("polygon vertex"));
+                    }
                 }
             }
         }

@@ -306,12 +306,58 @@ fn fast_thrown_bodies_stay_finite() {
         Fixed::ZERO,
         vec![box_shape(10, 10)],
     );
-    def.linear_velocity = Vec2::new(Fixed::from_int(1_000_000), Fixed::from_int(-1_000_000));
-    def.angular_velocity = Fixed::from_int(1_000_000);
+    def.linear_velocity = Vec2::new(Fixed::from_int(60_000), Fixed::from_int(-60_000));
+    def.angular_velocity = Fixed::from_int(60_000);
     w.add_body(&def).unwrap();
     for _ in 0..200 {
         w.step();
     }
     let b = &w.bodies()[1];
     assert!(b.position().x.abs() < Fixed::from_int(1000));
+}
+
+#[test]
+fn out_of_range_bodies_are_refused_not_wrapped() {
+    let mut w = World::new();
+    let far = BodyDef::new(
+        BodyKind::Dynamic,
+        Vec2::new(Fixed::from_int(1 << 21), Fixed::ZERO),
+        Fixed::ZERO,
+        vec![ball_shape(5, 1)],
+    );
+    assert!(matches!(
+        w.add_body(&far),
+        Err(engine::WorldError::OutOfRange(_))
+    ));
+    let mut fast = BodyDef::new(
+        BodyKind::Dynamic,
+        px2(10, 10),
+        Fixed::ZERO,
+        vec![ball_shape(5, 1)],
+    );
+    fast.linear_velocity = Vec2::new(Fixed::from_int(1 << 17), Fixed::ZERO);
+    assert!(matches!(
+        w.add_body(&fast),
+        Err(engine::WorldError::OutOfRange(_))
+    ));
+    let huge = BodyDef::new(
+        BodyKind::Static,
+        px2(10, 10),
+        Fixed::ZERO,
+        vec![ball_shape(1 << 20, 1)],
+    );
+    assert!(matches!(
+        w.add_body(&huge),
+        Err(engine::WorldError::OutOfRange(_))
+    ));
+    assert!(matches!(
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            px2(1, 1),
+            Fixed::ZERO,
+            vec![]
+        )),
+        Err(engine::WorldError::NoParts)
+    ));
+    assert_eq!(w.bodies().len(), 0);
 }
