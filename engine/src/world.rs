@@ -14,7 +14,7 @@
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::contact::{find_pairs, new_contact, update_contact, Contact, ContactKey, Proxy};
 use crate::fixed::Fixed;
-use crate::hash::StateHasher;
+use crate::hash::{chain, StateHasher};
 use crate::math::Vec2;
 use crate::settings::*;
 use crate::shape::{Aabb, Shape};
@@ -59,6 +59,25 @@ impl core::fmt::Display for WorldError {
 }
 
 impl std::error::Error for WorldError {}
+
+/// Hashes of the state after each phase of one step (see [`World::step_traced`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepTrace {
+    /// Candidate pairs.
+    pub broad_phase: u64,
+    /// Manifolds (geometry and feature ids).
+    pub narrow_phase: u64,
+    /// Velocities and accumulated impulses after the velocity solver.
+    pub solver: u64,
+    /// Positions after integration and position correction.
+    pub integration: u64,
+    /// Sleep flags and timers.
+    pub sleep: u64,
+    /// Positions after continuous collision.
+    pub continuous: u64,
+    /// [`World::state_hash`] at the end of the step.
+    pub state: u64,
+}
 
 /// What a caller can see of one contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,18 +285,86 @@ impl World {
 
     /// Advance the world by one step of [`DT`].
     pub fn step(&mut self) {
-        self.narrow_phase();
-        self.solve_islands();
-        self.continuous_collision();
-        self.steps += 1;
+        self.step_inner(None);
     }
 
-    fn narrow_phase(&mut self) {
+    /// [`World::step`], also returning a hash of the state after each phase, to bisect a
+    /// divergence between two builds or platforms.
+    pub fn step_traced(&mut self) -> StepTrace {
+        let mut t = StepTrace::default();
+        self.step_inner(Some(&mut t));
+        t
+    }
+
+    fn step_inner(&mut self, mut trace: Option<&mut StepTrace>) {
         find_pairs(
             &self.bodies,
             &mut self.scratch.proxies,
             &mut self.scratch.pairs,
         );
+        self.narrow_phase();
+        if let Some(t) = trace.as_deref_mut() {
+            let mut pairs = StateHasher::new();
+            for k in &self.scratch.pairs {
+                pairs.u32(k.body_lo);
+                pairs.u32(k.part_lo as u32);
+                pairs.u32(k.body_hi);
+                pairs.u32(k.part_hi as u32);
+            }
+            t.broad_phase = pairs.finish();
+            let mut m = StateHasher::new();
+            for c in &self.contacts {
+                m.u32(c.manifold.count as u32);
+                m.vec2(c.manifold.local_normal);
+                m.vec2(c.manifold.local_point);
+                for p in c.manifold.points() {
+                    m.u32(p.id.0);
+                    m.vec2(p.local_point);
+                }
+            }
+            t.narrow_phase = m.finish();
+        }
+        self.solve_islands();
+        if let Some(t) = trace.as_deref_mut() {
+            let (mut v, mut p, mut s, mut imp) = (
+                StateHasher::new(),
+                StateHasher::new(),
+                StateHasher::new(),
+                StateHasher::new(),
+            );
+            for b in &self.bodies {
+                v.vec2(b.v);
+                v.fixed(b.w);
+                p.vec2(b.sweep.c);
+                p.fixed(b.sweep.a);
+                s.u32(b.awake as u32);
+                s.fixed(b.sleep_time);
+            }
+            for c in &self.contacts {
+                for pt in c.manifold.points() {
+                    imp.fixed(pt.normal_impulse);
+                    imp.fixed(pt.tangent_impulse);
+                }
+            }
+            t.solver = chain(v.finish(), imp.finish());
+            t.integration = p.finish();
+            t.sleep = s.finish();
+        }
+        self.continuous_collision();
+        if let Some(t) = trace {
+            let mut p = StateHasher::new();
+            for b in &self.bodies {
+                p.vec2(b.sweep.c);
+                p.fixed(b.sweep.a);
+            }
+            t.continuous = p.finish();
+            t.state = self.state_hash();
+        }
+        self.steps += 1;
+    }
+
+    /// Update contacts for the candidate pairs in `scratch.pairs`.
+    fn narrow_phase(&mut self) {
         let old = std::mem::take(&mut self.contacts);
         let mut merged = Vec::with_capacity(self.scratch.pairs.len());
         let mut oi = 0;

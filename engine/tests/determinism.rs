@@ -361,3 +361,17 @@ fn out_of_range_bodies_are_refused_not_wrapped() {
     ));
     assert_eq!(w.bodies().len(), 0);
 }
+
+#[test]
+fn traced_steps_equal_plain_steps_and_locate_phases() {
+    let mut a = testbed::pile();
+    let mut b = a.clone();
+    let mut last = engine::StepTrace::default();
+    for _ in 0..200 {
+        a.step();
+        let t = b.step_traced();
+        assert_eq!(a.state_hash(), t.state);
+        assert_ne!(t, last, "phase hashes should change while the pile moves");
+        last = t;
+    }
+}
