@@ -1,0 +1,7 @@
+//! The `rephyre` command's library: it wires the engine, tasks, raster and agents crates into
+//! commands. Everything here is plumbing; physics, task rules and pictures live in their crates.
+
+pub mod output;
+pub mod rng;
+pub mod runner;
+pub mod stats;
