@@ -3,7 +3,7 @@
 use crate::fixed::Fixed;
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::settings;
-use crate::shape::{MassData, Shape};
+use crate::shape::{Aabb, MassData, Shape};
 
 /// Index of a body in its world: bodies are numbered 0, 1, 2, … in the order they were added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -78,6 +78,8 @@ pub struct Body {
     pub(crate) inv_inertia: Fixed,
     pub(crate) awake: bool,
     pub(crate) sleep_time: Fixed,
+    /// Bounding box of each part at `xf` (kept in step with the transform).
+    pub(crate) aabbs: Vec<Aabb>,
 }
 
 impl Body {
@@ -145,6 +147,7 @@ impl Body {
             inv_inertia,
             awake: def.kind == BodyKind::Dynamic,
             sleep_time: Fixed::ZERO,
+            aabbs: def.parts.iter().map(|p| p.aabb(&xf)).collect(),
         }
     }
 
@@ -235,5 +238,8 @@ impl Body {
             p: self.sweep.c - q.apply(self.sweep.local_center),
             q,
         };
+        for (bb, part) in self.aabbs.iter_mut().zip(&self.parts) {
+            *bb = part.aabb(&self.xf);
+        }
     }
 }

@@ -10,7 +10,7 @@ use crate::shape::{Aabb, Shape};
 
 /// Canonical identity of a contact: the lower body id first. Contacts are kept sorted by it,
 /// which fixes every iteration order that depends on contacts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ContactKey {
     pub body_lo: u32,
     pub part_lo: u16,
@@ -22,7 +22,7 @@ pub struct ContactKey {
 ///
 /// The manifold's A/B roles are `(body_a, part_a)` / `(body_b, part_b)`; they equal the key's
 /// lo/hi order except for circle–polygon pairs, which are collided with the polygon as A.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Contact {
     pub key: ContactKey,
     pub body_a: u32,
@@ -58,8 +58,7 @@ pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Ve
     proxies.clear();
     let margin = crate::math::Vec2::new(LINEAR_SLOP, LINEAR_SLOP);
     for (bi, b) in bodies.iter().enumerate() {
-        for (pi, part) in b.parts.iter().enumerate() {
-            let bb = part.aabb(&b.xf);
+        for (pi, bb) in b.aabbs.iter().enumerate() {
             proxies.push(Proxy {
                 aabb: Aabb {
                     lower: bb.lower - margin,

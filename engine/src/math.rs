@@ -78,7 +78,16 @@ impl Vec2 {
         if len.raw() < 256 {
             return None;
         }
-        Some((Vec2::new(self.x / len, self.y / len), len))
+        // Divide by the length computed with `s` extra bits (|v|·2^s), so that short vectors
+        // still give unit vectors exact to about one ulp: sq·4^s stays below 2^126, hence
+        // |x| < 2^(63−s) and x·2^(32+s) < 2^95.
+        let x = self.x.raw() as i128;
+        let y = self.y.raw() as i128;
+        let sq = (x * x + y * y) as u128;
+        let s = (sq.leading_zeros().saturating_sub(2) / 2).min(30);
+        let r = ((sq << (2 * s)).isqrt()) as i128;
+        let unit = |c: i128| Fixed::from_raw(((c << (32 + s)) / r) as i64);
+        Some((Vec2::new(unit(x), unit(y)), len))
     }
 
     /// The unit vector along `self`, or zero for a vector too short to normalise.
@@ -367,5 +376,14 @@ mod tests {
         assert!((back.x - v.x).abs().raw() < 16 && (back.y - v.y).abs().raw() < 16);
         assert_eq!(v.length(), Fixed::from_int(5));
         assert!(Vec2::ZERO.normalize_with_length().is_none());
+        // Short vectors normalise to within a few ulps of unit length.
+        let short = Vec2::from_f64(0.0057, -0.0103).unwrap();
+        let (n, _) = short.normalize_with_length().unwrap();
+        let err = (n.length() - Fixed::ONE).raw().abs();
+        assert!(err <= 2, "unit length off by {err} ulps");
+        let big = Vec2::from_f64(30000.0, -40000.0).unwrap();
+        let (n, len) = big.normalize_with_length().unwrap();
+        assert_eq!(len, Fixed::from_int(50000));
+        assert!((n.x - Fixed::from_f64(0.6).unwrap()).raw().abs() <= 1);
     }
 }

@@ -105,6 +105,7 @@ pub struct World {
 
 #[derive(Clone, Debug, Default)]
 struct Scratch {
+    contacts: Vec<Contact>,
     proxies: Vec<Proxy>,
     pairs: Vec<ContactKey>,
     solver: IslandSolver,
@@ -365,16 +366,19 @@ impl World {
 
     /// Update contacts for the candidate pairs in `scratch.pairs`.
     fn narrow_phase(&mut self) {
-        let old = std::mem::take(&mut self.contacts);
-        let mut merged = Vec::with_capacity(self.scratch.pairs.len());
+        let mut old = std::mem::take(&mut self.contacts);
+        let mut merged = std::mem::take(&mut self.scratch.contacts);
+        merged.clear();
         let mut oi = 0;
         let mut wake: Vec<u32> = Vec::new();
         for &key in &self.scratch.pairs {
+            // Both lists are sorted by key: a merge join keeps existing contacts (and their
+            // impulses for warm starting) and creates the new ones.
             while oi < old.len() && old[oi].key < key {
                 oi += 1;
             }
             let mut c = if oi < old.len() && old[oi].key == key {
-                old[oi].clone()
+                std::mem::take(&mut old[oi])
             } else {
                 new_contact(&self.bodies, key)
             };
@@ -386,6 +390,9 @@ impl World {
             }
             merged.push(c);
         }
+        // Keep the old vector's allocation for the next step.
+        old.clear();
+        self.scratch.contacts = old;
         self.contacts = merged;
         for bi in wake {
             self.wake(bi as usize);
