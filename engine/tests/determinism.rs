@@ -278,7 +278,7 @@ fn build(bodies: &[RandomBody]) -> World {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
     fn random_scenes_are_deterministic_and_restorable(bodies in prop::collection::vec(body_strategy(), 1..20)) {
