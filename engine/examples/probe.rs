@@ -1,7 +1,9 @@
 #![allow(clippy::float_arithmetic)]
 use engine::testbed;
 fn main() {
-    for (name, mut w) in testbed::named_scenes() {
+    let mut scenes = testbed::named_scenes();
+    scenes.push(("phyre_like", testbed::phyre_like()));
+    for (name, mut w) in scenes {
         let mut awake_steps = 0;
         for _ in 0..1000 {
             w.step();

@@ -197,6 +197,79 @@ pub fn pile() -> World {
     w
 }
 
+/// A 10-body scene shaped like a PHYRE task: the 4 invisible walls, two static bars (one
+/// tilted), a dynamic jar, a dynamic bar resting on a static ledge, and three balls (one of
+/// them dropped from high, like an agent's action).
+pub fn phyre_like() -> World {
+    let mut w = World::new();
+    // Walls: 5 px thick, just outside the 256 px square.
+    for (x2, y2, wd, ht) in [
+        (256, -5, 256, 5),
+        (-5, 256, 5, 256),
+        (256, 517, 256, 5),
+        (517, 256, 5, 256),
+    ] {
+        let pos = Vec2::new(px(x2, 2), px(y2, 2));
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            pos,
+            Fixed::ZERO,
+            vec![box_shape(2 * wd, 2 * ht)],
+        ))
+        .expect("wall");
+    }
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        px2(90, 60),
+        Fixed::ratio(-15, 100),
+        vec![box_shape(120, 5)],
+    ))
+    .expect("tilted bar");
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        px2(200, 120),
+        Fixed::ZERO,
+        vec![box_shape(90, 5)],
+    ))
+    .expect("ledge");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(190, 12),
+        Fixed::ZERO,
+        jar_shapes(),
+    ))
+    .expect("jar");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(205, 125),
+        Fixed::ZERO,
+        vec![box_shape(60, 5)],
+    ))
+    .expect("dynamic bar");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(60, 90),
+        Fixed::ZERO,
+        vec![ball_shape(9, 1)],
+    ))
+    .expect("ball");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(230, 140),
+        Fixed::ZERO,
+        vec![ball_shape(6, 1)],
+    ))
+    .expect("ball");
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        px2(200, 230),
+        Fixed::ZERO,
+        vec![ball_shape(12, 1)],
+    ))
+    .expect("user ball");
+    w
+}
+
 /// The named scenes used for golden hashes, audits and benchmarks.
 pub fn named_scenes() -> Vec<(&'static str, World)> {
     vec![

@@ -293,6 +293,22 @@ proptest! {
         let (c4, _) = chain_of(snap, 100);
         prop_assert_eq!(c3, c4);
     }
+
+    #[test]
+    fn early_exit_equals_full_stepping_on_random_scenes(
+        bodies in prop::collection::vec(body_strategy(), 1..12),
+        pick in (0u32..64, 0u32..64),
+    ) {
+        let w = build(&bodies);
+        let n = w.bodies().len() as u32;
+        let (a, b) = (pick.0 % n, pick.1 % n);
+        prop_assume!(a != b);
+        let goal = Goal { body_a: BodyId(a), body_b: BodyId(b), rule: TouchRule::Contact };
+        let opts = RunOptions { chain_hashes: true, ..Default::default() };
+        let full = run(&mut w.clone(), &goal, RunOptions { early_exit: false, ..opts }, |_, _| {});
+        let fast = run(&mut w.clone(), &goal, opts, |_, _| {});
+        prop_assert_eq!(RunOutcomeCmp::from(full), RunOutcomeCmp::from(fast));
+    }
 }
 
 #[test]
