@@ -1,0 +1,26 @@
+//! Replays every committed corpus entry through its target (what CI always runs, with or
+//! without cargo-fuzz).
+
+use std::path::Path;
+
+fn replay(target: &str, f: fn(&[u8])) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f_path in &files {
+        let data = std::fs::read(f_path).unwrap();
+        f(&data);
+    }
+    files.len()
+}
+
+#[test]
+fn scene_step_corpus() {
+    let n = replay("scene_step", rephyre_fuzz::scene_step);
+    assert!(n >= 8, "scene_step corpus has only {n} entries");
+}
