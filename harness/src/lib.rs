@@ -2,6 +2,7 @@
 //! commands. Everything here is plumbing; physics, task rules and pictures live in their crates.
 
 pub mod output;
+pub mod parity;
 pub mod rng;
 pub mod runner;
 pub mod stats;

@@ -1,0 +1,482 @@
+//! Parity with the original PHYRE: run the original's fixed actions (outcomes-A.csv) through
+//! rephyre and compare validity and solved/not-solved, overall and per template, plus the
+//! per-template random-action solve and invalid rates beside the original's counts.
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The reference data shipped with the harness (see data/phyre-0.2.2/NOTICE).
+pub const BUILTIN_OUTCOMES_XZ: &[u8] = include_bytes!("../data/phyre-0.2.2/outcomes-A.csv.xz");
+pub const BUILTIN_COUNTS_CSV: &str =
+    include_str!("../data/phyre-0.2.2/random-action-status-counts.csv");
+
+/// What kind of action a reference row holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum RowKind {
+    Random,
+    StableSolution,
+    UnstableSolution,
+}
+
+/// One row of outcomes-A.csv.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceRow {
+    pub task_id: String,
+    pub tier: String,
+    pub kind: RowKind,
+    pub index: u32,
+    pub action: Vec<f64>,
+    /// −1 not solved, 0 invalid, 1 solved.
+    pub status: i8,
+}
+
+impl ReferenceRow {
+    pub fn template(&self) -> &str {
+        self.task_id.split(':').next().unwrap_or("")
+    }
+}
+
+/// Decompress the built-in reference file.
+pub fn builtin_reference() -> Result<String> {
+    let mut out = Vec::new();
+    lzma_rs::xz_decompress(&mut std::io::Cursor::new(BUILTIN_OUTCOMES_XZ), &mut out)
+        .map_err(|e| anyhow::anyhow!("built-in reference data is corrupt: {e}"))?;
+    String::from_utf8(out).context("built-in reference data is not UTF-8")
+}
+
+/// Parse outcomes-A.csv text (header `task_id,tier,kind,index,action,status`).
+pub fn parse_reference(text: &str) -> Result<Vec<ReferenceRow>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let headers = rdr
+        .headers()
+        .context("reference file has no header")?
+        .clone();
+    let want = ["task_id", "tier", "kind", "index", "action", "status"];
+    if headers.iter().collect::<Vec<_>>() != want {
+        bail!("reference file must have the columns {}", want.join(","));
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.with_context(|| format!("reference file line {line}"))?;
+        let kind = match &rec[2] {
+            "random" => RowKind::Random,
+            "stable_solution" => RowKind::StableSolution,
+            "unstable_solution" => RowKind::UnstableSolution,
+            k => bail!("reference file line {line}: unknown kind {k:?}"),
+        };
+        let action = rec[4]
+            .split_whitespace()
+            .map(|v| v.parse::<f64>())
+            .collect::<Result<Vec<f64>, _>>()
+            .with_context(|| format!("reference file line {line}: bad action {:?}", &rec[4]))?;
+        let status: i8 = rec[5]
+            .parse()
+            .with_context(|| format!("reference file line {line}: bad status"))?;
+        if !(-1..=1).contains(&status) {
+            bail!("reference file line {line}: status must be -1, 0 or 1");
+        }
+        rows.push(ReferenceRow {
+            task_id: rec[0].to_string(),
+            tier: rec[1].to_string(),
+            kind,
+            index: rec[3]
+                .parse()
+                .with_context(|| format!("reference file line {line}: bad index"))?,
+            action,
+            status,
+        });
+    }
+    Ok(rows)
+}
+
+/// The original's random-action counts per (task, action tier).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OriginalCounts {
+    pub not_solved: u64,
+    pub invalid: u64,
+    pub unstably_solved: u64,
+    pub stably_solved: u64,
+}
+
+/// Parse random-action-status-counts.csv into (task_id, action_tier) → counts.
+pub fn parse_counts(text: &str) -> Result<BTreeMap<(String, String), OriginalCounts>> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let mut out = BTreeMap::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.with_context(|| format!("counts file line {}", i + 2))?;
+        let n = |k: usize| -> Result<u64> {
+            rec[k]
+                .parse()
+                .with_context(|| format!("counts file line {}", i + 2))
+        };
+        out.insert(
+            (rec[0].to_string(), rec[2].to_string()),
+            OriginalCounts {
+                not_solved: n(3)?,
+                invalid: n(4)?,
+                unstably_solved: n(5)?,
+                stably_solved: n(6)?,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// A 2×2 table of solved / not solved (rows: original, columns: rephyre) for rows valid in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Confusion {
+    pub both_solved: u64,
+    pub only_original_solved: u64,
+    pub only_rephyre_solved: u64,
+    pub neither_solved: u64,
+}
+
+impl Confusion {
+    pub fn add(&mut self, original: i8, ours: i8) {
+        match (original, ours) {
+            (1, 1) => self.both_solved += 1,
+            (1, -1) => self.only_original_solved += 1,
+            (-1, 1) => self.only_rephyre_solved += 1,
+            (-1, -1) => self.neither_solved += 1,
+            _ => {}
+        }
+    }
+    pub fn total(&self) -> u64 {
+        self.both_solved
+            + self.only_original_solved
+            + self.only_rephyre_solved
+            + self.neither_solved
+    }
+    pub fn agreement(&self) -> f64 {
+        ratio(self.both_solved + self.neither_solved, self.total())
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// Per-template figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TemplateParity {
+    pub template: String,
+    pub tier: String,
+    pub rows: u64,
+    pub validity_agree: u64,
+    pub random: Confusion,
+    pub stable_rows: u64,
+    pub stable_solved: u64,
+    pub unstable_rows: u64,
+    pub unstable_solved: u64,
+    /// Original random-action solve rate among valid attempts (from the counts file).
+    pub original_solve_rate: f64,
+    pub original_invalid_rate: f64,
+    /// rephyre's random-action solve rate among valid attempts and invalid rate.
+    pub rephyre_solve_rate: f64,
+    pub rephyre_invalid_rate: f64,
+    /// Valid random attempts behind rephyre's rates.
+    pub rephyre_valid_samples: u64,
+}
+
+impl TemplateParity {
+    /// Solve rates within ×/÷ `factor` of each other (both zero counts as within).
+    pub fn within(&self, factor: f64) -> bool {
+        let (a, b) = (self.original_solve_rate, self.rephyre_solve_rate);
+        if a == 0.0 && b == 0.0 {
+            return true;
+        }
+        a > 0.0 && b > 0.0 && a / b <= factor && b / a <= factor
+    }
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ParityReport {
+    pub rows: u64,
+    pub validity_agree: u64,
+    pub validity_mismatches: Vec<(String, String, u32, i8, i8)>,
+    pub random: Confusion,
+    pub stable_rows: u64,
+    pub stable_solved: u64,
+    pub unstable_rows: u64,
+    pub unstable_solved: u64,
+    pub templates: Vec<TemplateParity>,
+}
+
+/// The one-line JSON summary of `rephyre parity --json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParitySummary {
+    pub rows: u64,
+    pub validity_agreement: f64,
+    pub status_agreement_random: f64,
+    pub stable_solution_recall: f64,
+    pub unstable_solution_recall: f64,
+    pub templates_within_1_5x: u64,
+    pub templates: u64,
+}
+
+/// Our random-action rates for one template: (valid, solved, invalid) counts.
+pub type OwnRates = BTreeMap<(String, String), (u64, u64, u64)>;
+
+/// Fold per-row results (`ours[i]` for `rows[i]`: −1, 0, 1) into the report.
+pub fn summarize(
+    rows: &[ReferenceRow],
+    ours: &[i8],
+    counts: &BTreeMap<(String, String), OriginalCounts>,
+    own_rates: &OwnRates,
+) -> ParityReport {
+    let mut rep = ParityReport::default();
+    let mut per: BTreeMap<(String, String), TemplateParity> = BTreeMap::new();
+    for (row, &o) in rows.iter().zip(ours) {
+        let t = per
+            .entry((row.tier.clone(), row.template().to_string()))
+            .or_insert_with(|| TemplateParity {
+                template: row.template().to_string(),
+                tier: row.tier.clone(),
+                ..Default::default()
+            });
+        rep.rows += 1;
+        t.rows += 1;
+        let agree = (row.status == 0) == (o == 0);
+        if agree {
+            rep.validity_agree += 1;
+            t.validity_agree += 1;
+        } else {
+            rep.validity_mismatches.push((
+                row.task_id.clone(),
+                row.tier.clone(),
+                row.index,
+                row.status,
+                o,
+            ));
+        }
+        match row.kind {
+            RowKind::Random => {
+                rep.random.add(row.status, o);
+                t.random.add(row.status, o);
+            }
+            RowKind::StableSolution => {
+                rep.stable_rows += 1;
+                t.stable_rows += 1;
+                if o == 1 {
+                    rep.stable_solved += 1;
+                    t.stable_solved += 1;
+                }
+            }
+            RowKind::UnstableSolution => {
+                rep.unstable_rows += 1;
+                t.unstable_rows += 1;
+                if o == 1 {
+                    rep.unstable_solved += 1;
+                    t.unstable_solved += 1;
+                }
+            }
+        }
+    }
+    // Original rates from the counts file (action tier = task tier).
+    let mut orig: BTreeMap<(String, String), OriginalCounts> = BTreeMap::new();
+    for ((task, tier), c) in counts {
+        let template = task.split(':').next().unwrap_or("").to_string();
+        let task_tier = if template.starts_with("001") {
+            "two_balls"
+        } else {
+            "ball"
+        };
+        if tier != task_tier {
+            continue;
+        }
+        let e = orig.entry((tier.clone(), template)).or_default();
+        e.not_solved += c.not_solved;
+        e.invalid += c.invalid;
+        e.unstably_solved += c.unstably_solved;
+        e.stably_solved += c.stably_solved;
+    }
+    for (key, t) in per.iter_mut() {
+        if let Some(c) = orig.get(key) {
+            let solved = c.unstably_solved + c.stably_solved;
+            t.original_solve_rate = ratio(solved, solved + c.not_solved);
+            t.original_invalid_rate = ratio(c.invalid, solved + c.not_solved + c.invalid);
+        }
+        if let Some(&(valid, solved, invalid)) = own_rates.get(key) {
+            t.rephyre_solve_rate = ratio(solved, valid);
+            t.rephyre_invalid_rate = ratio(invalid, valid + invalid);
+            t.rephyre_valid_samples = valid;
+        }
+    }
+    rep.templates = per.into_values().collect();
+    rep
+}
+
+impl ParityReport {
+    pub fn summary(&self) -> ParitySummary {
+        ParitySummary {
+            rows: self.rows,
+            validity_agreement: ratio(self.validity_agree, self.rows),
+            status_agreement_random: self.random.agreement(),
+            stable_solution_recall: ratio(self.stable_solved, self.stable_rows),
+            unstable_solution_recall: ratio(self.unstable_solved, self.unstable_rows),
+            templates_within_1_5x: self.templates.iter().filter(|t| t.within(1.5)).count() as u64,
+            templates: self.templates.len() as u64,
+        }
+    }
+
+    /// The Markdown report.
+    pub fn to_markdown(&self) -> String {
+        let s = self.summary();
+        let mut m = String::new();
+        let _ = writeln!(
+            m,
+            "# rephyre vs PHYRE 0.2.2: parity on the original's fixed actions\n"
+        );
+        let _ = writeln!(m, "| measure | value |\n|---|---|");
+        let _ = writeln!(m, "| rows | {} |", s.rows);
+        let _ = writeln!(
+            m,
+            "| validity agreement | {:.4}% ({} mismatches) |",
+            100.0 * s.validity_agreement,
+            self.validity_mismatches.len()
+        );
+        let _ = writeln!(
+            m,
+            "| solved/not-solved agreement, random actions valid in both | {:.2}% of {} |",
+            100.0 * s.status_agreement_random,
+            self.random.total()
+        );
+        let _ = writeln!(
+            m,
+            "| original's stable solutions that solve in rephyre | {:.2}% of {} |",
+            100.0 * s.stable_solution_recall,
+            self.stable_rows
+        );
+        let _ = writeln!(
+            m,
+            "| original's unstable solutions that solve in rephyre | {:.2}% of {} |",
+            100.0 * s.unstable_solution_recall,
+            self.unstable_rows
+        );
+        let _ = writeln!(
+            m,
+            "| templates with random solve rate within ×/÷ 1.5 | {} of {} |\n",
+            s.templates_within_1_5x, s.templates
+        );
+        let c = &self.random;
+        let _ = writeln!(
+            m,
+            "## Random actions: confusion (rows: original, columns: rephyre)\n"
+        );
+        let _ = writeln!(
+            m,
+            "| | rephyre solved | rephyre not solved |\n|---|---|---|"
+        );
+        let _ = writeln!(
+            m,
+            "| original solved | {} | {} |",
+            c.both_solved, c.only_original_solved
+        );
+        let _ = writeln!(
+            m,
+            "| original not solved | {} | {} |\n",
+            c.only_rephyre_solved, c.neither_solved
+        );
+        let _ = writeln!(m, "## Per template\n");
+        let _ = writeln!(
+            m,
+            "| tier | template | validity | random agreement | orig→ours solved / ours only | stable recall | unstable recall | solve rate orig | solve rate ours (n) | ratio | invalid orig | invalid ours |"
+        );
+        let _ = writeln!(m, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for t in &self.templates {
+            let ratio_s = if t.original_solve_rate > 0.0 && t.rephyre_solve_rate > 0.0 {
+                format!("{:.2}", t.rephyre_solve_rate / t.original_solve_rate)
+            } else {
+                "–".into()
+            };
+            let _ = writeln!(
+                m,
+                "| {} | {} | {:.2}% | {:.2}% | {}/{} / {} | {:.1}% | {:.1}% | {:.4} | {:.4} ({}) | {}{} | {:.3} | {:.3} |",
+                t.tier,
+                t.template,
+                100.0 * ratio(t.validity_agree, t.rows),
+                100.0 * t.random.agreement(),
+                t.random.both_solved,
+                t.random.both_solved + t.random.only_original_solved,
+                t.random.only_rephyre_solved,
+                100.0 * ratio(t.stable_solved, t.stable_rows),
+                100.0 * ratio(t.unstable_solved, t.unstable_rows),
+                t.original_solve_rate,
+                t.rephyre_solve_rate,
+                t.rephyre_valid_samples,
+                ratio_s,
+                if t.within(1.5) { "" } else { " ✗" },
+                t.original_invalid_rate,
+                t.rephyre_invalid_rate,
+            );
+        }
+        if !self.validity_mismatches.is_empty() {
+            let _ = writeln!(m, "\n## Validity mismatches\n\n| task | tier | index | original | rephyre |\n|---|---|---|---|---|");
+            for (task, tier, idx, a, b) in &self.validity_mismatches {
+                let _ = writeln!(m, "| {task} | {tier} | {idx} | {a} | {b} |");
+            }
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_reference_parses() {
+        let rows = parse_reference(&builtin_reference().unwrap()).unwrap();
+        assert_eq!(rows.len(), 141_680);
+        assert_eq!(
+            rows.iter().filter(|r| r.kind == RowKind::Random).count(),
+            120_000
+        );
+        assert!(rows
+            .iter()
+            .all(|r| r.action.len() == if r.tier == "ball" { 3 } else { 6 }));
+        let counts = parse_counts(BUILTIN_COUNTS_CSV).unwrap();
+        assert_eq!(counts.len(), 10_000);
+    }
+
+    #[test]
+    fn summary_counts_agreement() {
+        let row = |kind, status| ReferenceRow {
+            task_id: "00000:001".into(),
+            tier: "ball".into(),
+            kind,
+            index: 0,
+            action: vec![0.5; 3],
+            status,
+        };
+        let rows = vec![
+            row(RowKind::Random, -1),
+            row(RowKind::Random, 1),
+            row(RowKind::Random, 0),
+            row(RowKind::StableSolution, 1),
+            row(RowKind::StableSolution, 1),
+        ];
+        let ours = vec![-1, -1, 0, 1, -1];
+        let rep = summarize(&rows, &ours, &BTreeMap::new(), &BTreeMap::new());
+        let s = rep.summary();
+        assert_eq!(s.rows, 5);
+        assert_eq!(s.validity_agreement, 1.0);
+        assert_eq!(s.status_agreement_random, 0.5);
+        assert_eq!(s.stable_solution_recall, 0.5);
+        assert!(parse_reference("a,b\n1,2\n").is_err());
+        assert!(parse_reference(
+            "task_id,tier,kind,index,action,status\n00000:000,ball,random,0,0.1 x,1\n"
+        )
+        .is_err());
+    }
+}
