@@ -430,6 +430,147 @@ impl ParityReport {
     }
 }
 
+/// Seed of the random actions behind rephyre's per-template rates (a documented constant so
+/// the report is reproducible).
+pub const RATE_SEED: u64 = 0x5048_5952_4501;
+
+/// Status of one (task, tier, action) in rephyre: −1 not solved, 0 invalid, 1 solved.
+pub fn status_of(task: &tasks::Task, tier: tasks::Tier, action: &[f64]) -> i8 {
+    match tasks::validate_action(task, tier, action) {
+        Err(_) => 0,
+        Ok(valid) => {
+            match tasks::outcome::simulate(task, &valid, tasks::outcome::SimOptions::default()) {
+                Ok(o) if o.solved => 1,
+                Ok(_) => -1,
+                // A world that cannot be built is reported as invalid (never seen for PHYRE tasks).
+                Err(_) => 0,
+            }
+        }
+    }
+}
+
+/// `rephyre parity`: run every reference row, sample `random_per_task` random actions per task
+/// for the per-template rates, write the Markdown report to `out` (if given) and print either
+/// the one-line JSON summary (`json`) or the headline table.
+pub fn run(
+    task_set: &tasks::TaskSet,
+    reference: Option<&std::path::Path>,
+    out: Option<&std::path::Path>,
+    json: bool,
+    random_per_task: u32,
+    threads: Option<usize>,
+    progress: bool,
+) -> Result<()> {
+    use rayon::prelude::*;
+    if let Some(o) = out {
+        crate::output::check_writable(o)?;
+    }
+    let text = match reference {
+        Some(p) => std::fs::read_to_string(p)
+            .with_context(|| format!("cannot read reference file {}", p.display()))?,
+        None => builtin_reference()?,
+    };
+    let rows = parse_reference(&text)?;
+    let counts = parse_counts(BUILTIN_COUNTS_CSV)?;
+    let mut resolved = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let task = task_set
+            .lookup(&r.task_id)
+            .map_err(|e| anyhow::anyhow!("reference row for {}: {e}", r.task_id))?;
+        let tier = tasks::Tier::parse(&r.tier).with_context(|| {
+            format!("reference row for {}: unknown tier {:?}", r.task_id, r.tier)
+        })?;
+        resolved.push((task, tier));
+    }
+    let pool = {
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = threads {
+            b = b.num_threads(t.max(1));
+        }
+        b.build().context("cannot start worker threads")?
+    };
+    let bar = if progress {
+        indicatif::ProgressBar::new((rows.len() + task_set.len()) as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let ours: Vec<i8> = pool.install(|| {
+        rows.par_iter()
+            .zip(resolved.par_iter())
+            .map(|(r, (task, tier))| {
+                let s = status_of(task, *tier, &r.action);
+                bar.inc(1);
+                s
+            })
+            .collect()
+    });
+    // Our own random-action rates per (tier, template), in the task's own tier.
+    let per_task: Vec<((String, String), (u64, u64, u64))> = pool.install(|| {
+        task_set
+            .tasks()
+            .par_iter()
+            .map(|task| {
+                let id = task.id().to_string();
+                let tier = task.tier();
+                let stream = crate::rng::stream_of(&id);
+                let (mut valid, mut solved, mut invalid) = (0u64, 0u64, 0u64);
+                for i in 0..random_per_task as u64 {
+                    let a = crate::rng::uniform_vector(RATE_SEED, stream, i, tier.action_len());
+                    match status_of(task, tier, &a) {
+                        0 => invalid += 1,
+                        1 => {
+                            valid += 1;
+                            solved += 1
+                        }
+                        _ => valid += 1,
+                    }
+                }
+                bar.inc(1);
+                (
+                    (tier.to_string(), id[..5].to_string()),
+                    (valid, solved, invalid),
+                )
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut own: OwnRates = BTreeMap::new();
+    for (k, (v, s, i)) in per_task {
+        let e = own.entry(k).or_default();
+        e.0 += v;
+        e.1 += s;
+        e.2 += i;
+    }
+    let report = summarize(&rows, &ours, &counts, &own);
+    if let Some(o) = out {
+        crate::output::write_atomic(o, report.to_markdown().as_bytes())?;
+    }
+    let s = report.summary();
+    if json {
+        println!("{}", serde_json::to_string(&s)?);
+    } else {
+        println!("rows                         {}", s.rows);
+        println!("validity agreement           {:.4}", s.validity_agreement);
+        println!(
+            "status agreement (random)    {:.4}",
+            s.status_agreement_random
+        );
+        println!(
+            "stable solution recall       {:.4}",
+            s.stable_solution_recall
+        );
+        println!(
+            "unstable solution recall     {:.4}",
+            s.unstable_solution_recall
+        );
+        println!(
+            "templates within x/÷1.5      {} of {}",
+            s.templates_within_1_5x, s.templates
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,284 @@
+//! The determinism audit: for every task, a fixed set of valid actions drawn from a documented
+//! seed; for each run the status, steps, solved step, final state hash and the chained per-step
+//! state hash sampled at regular checkpoints. A golden file of these records, compared on
+//! another build, profile or platform, shows the first (task, action, step window) that differs;
+//! [`trace`] then prints per-phase hashes for that run to bisect the divergence.
+//!
+//! Golden file format (text, one run per line, `#` comments):
+//! `task_id action_index status steps solved_step final_hash c1,c2,…` where status is
+//! `SOLVED`/`NOT_SOLVED`, solved_step is `-` when not solved, hashes are 16 hex digits and the
+//! `c_k` are the low 32 bits (8 hex digits) of the hash chain after step k·stride (up to the
+//! last step covered).
+
+use engine::hash::chain;
+use engine::StepTrace;
+use std::fmt::Write as _;
+use tasks::{Task, TaskSet};
+
+/// Seed of the audit's actions (documented: changing it changes every golden file).
+pub const AUDIT_SEED: u64 = 0x0A0D_17ED;
+
+/// Which runs an audit covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditPlan {
+    /// Valid actions per task.
+    pub actions_per_task: u32,
+    /// Keep every `task_stride`-th task of each template (1 = all tasks).
+    pub task_stride: u32,
+    /// Checkpoint stride of the hash chain (steps).
+    pub checkpoint_stride: u32,
+}
+
+impl AuditPlan {
+    /// The default audit: all 5,000 tasks, 2 actions each, checkpoints every 50 steps.
+    pub const FULL: AuditPlan = AuditPlan {
+        actions_per_task: 2,
+        task_stride: 1,
+        checkpoint_stride: 50,
+    };
+    /// The CI subset: every 10th task (500 tasks), 1 action each, checkpoints every 10 steps.
+    pub const CI: AuditPlan = AuditPlan {
+        actions_per_task: 1,
+        task_stride: 10,
+        checkpoint_stride: 10,
+    };
+
+    pub fn by_name(name: &str) -> Option<AuditPlan> {
+        match name {
+            "full" => Some(AuditPlan::FULL),
+            "ci" => Some(AuditPlan::CI),
+            _ => None,
+        }
+    }
+
+    /// The tasks this plan covers, in task-set order.
+    pub fn tasks<'a>(&self, set: &'a TaskSet) -> Vec<&'a Task> {
+        set.tasks()
+            .iter()
+            .filter(|t| t.id().index() % self.task_stride.max(1) == 0)
+            .collect()
+    }
+}
+
+/// One audited run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunRecord {
+    pub task_id: String,
+    /// Index of the action in the task's random stream.
+    pub action_index: u64,
+    pub solved: bool,
+    pub steps: u32,
+    pub solved_step: Option<u32>,
+    pub final_hash: u64,
+    /// Low 32 bits of the hash chain after every `checkpoint_stride` steps.
+    pub checkpoints: Vec<u32>,
+}
+
+/// The first `n` valid actions of `task`'s audit stream (in its own tier), with their indices.
+/// Gives up after 1000·n draws (tasks where nearly every action is invalid).
+pub fn audit_actions(task: &Task, n: u32) -> Vec<(u64, tasks::ValidAction)> {
+    let tier = task.tier();
+    let stream = tasks::rng::stream_of(&task.id().to_string());
+    let mut out = Vec::new();
+    let mut i = 0u64;
+    while out.len() < n as usize && i < 1000 * n as u64 {
+        let a = tasks::rng::uniform_vector(AUDIT_SEED, stream, i, tier.action_len());
+        if let Ok(v) = tasks::validate_action(task, tier, &a) {
+            out.push((i, v));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Simulate one audited action, recording the checkpoints of the hash chain.
+pub fn audit_run(
+    task: &Task,
+    action_index: u64,
+    action: &tasks::ValidAction,
+    stride: u32,
+) -> RunRecord {
+    let mut setup = task
+        .build_world(action.balls())
+        .expect("PHYRE task worlds always build");
+    let mut chain_h = 0u64;
+    let mut checkpoints = Vec::new();
+    let opts = engine::RunOptions {
+        chain_hashes: false,
+        ..Default::default()
+    };
+    let stride = stride.max(1);
+    let r = engine::run(&mut setup.world, &setup.goal, opts, |step, w| {
+        chain_h = chain(chain_h, w.state_hash());
+        if step % stride == 0 {
+            checkpoints.push(chain_h as u32);
+        }
+    });
+    RunRecord {
+        task_id: task.id().to_string(),
+        action_index,
+        solved: r.solved,
+        steps: r.steps,
+        solved_step: r.solved_step,
+        final_hash: r.final_hash,
+        checkpoints,
+    }
+}
+
+/// Every run of `plan` over `set`, sequentially, in task order.
+pub fn audit_all(set: &TaskSet, plan: AuditPlan) -> Vec<RunRecord> {
+    let mut out = Vec::new();
+    for task in plan.tasks(set) {
+        for (i, a) in audit_actions(task, plan.actions_per_task) {
+            out.push(audit_run(task, i, &a, plan.checkpoint_stride));
+        }
+    }
+    out
+}
+
+impl RunRecord {
+    pub fn to_line(&self) -> String {
+        let mut s = format!(
+            "{} {} {} {} {} {:016x} ",
+            self.task_id,
+            self.action_index,
+            if self.solved { "SOLVED" } else { "NOT_SOLVED" },
+            self.steps,
+            self.solved_step.map_or("-".to_string(), |s| s.to_string()),
+            self.final_hash
+        );
+        for (k, c) in self.checkpoints.iter().enumerate() {
+            if k > 0 {
+                s.push(',');
+            }
+            let _ = write!(s, "{c:08x}");
+        }
+        s
+    }
+
+    pub fn parse_line(line: &str) -> Result<RunRecord, String> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 7 && f.len() != 6 {
+            return Err(format!("golden line has {} fields: {line:?}", f.len()));
+        }
+        let bad = |what: &str| format!("golden line: bad {what}: {line:?}");
+        Ok(RunRecord {
+            task_id: f[0].to_string(),
+            action_index: f[1].parse().map_err(|_| bad("action index"))?,
+            solved: match f[2] {
+                "SOLVED" => true,
+                "NOT_SOLVED" => false,
+                _ => return Err(bad("status")),
+            },
+            steps: f[3].parse().map_err(|_| bad("steps"))?,
+            solved_step: if f[4] == "-" {
+                None
+            } else {
+                Some(f[4].parse().map_err(|_| bad("solved step"))?)
+            },
+            final_hash: u64::from_str_radix(f[5], 16).map_err(|_| bad("final hash"))?,
+            checkpoints: match f.get(6) {
+                Some(c) => c
+                    .split(',')
+                    .map(|h| u32::from_str_radix(h, 16).map_err(|_| bad("checkpoint")))
+                    .collect::<Result<_, _>>()?,
+                None => Vec::new(),
+            },
+        })
+    }
+}
+
+/// Render a golden file.
+pub fn golden_text(plan: AuditPlan, records: &[RunRecord]) -> String {
+    let mut s = format!(
+        "# rephyre audit golden: {} runs; actions_per_task {} task_stride {} checkpoint_stride {} seed {:#x}\n",
+        records.len(),
+        plan.actions_per_task,
+        plan.task_stride,
+        plan.checkpoint_stride,
+        AUDIT_SEED
+    );
+    for r in records {
+        s.push_str(&r.to_line());
+        s.push('\n');
+    }
+    s
+}
+
+/// Parse a golden file.
+pub fn parse_golden(text: &str) -> Result<Vec<RunRecord>, String> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(RunRecord::parse_line)
+        .collect()
+}
+
+/// The first difference between a golden and a fresh audit, described for a person.
+pub fn first_mismatch(golden: &[RunRecord], got: &[RunRecord], stride: u32) -> Option<String> {
+    if golden.len() != got.len() {
+        return Some(format!(
+            "golden has {} runs, this audit {}",
+            golden.len(),
+            got.len()
+        ));
+    }
+    for (g, o) in golden.iter().zip(got) {
+        if g == o {
+            continue;
+        }
+        if g.task_id != o.task_id || g.action_index != o.action_index {
+            return Some(format!(
+                "run list differs at task {} action {} (got task {} action {})",
+                g.task_id, g.action_index, o.task_id, o.action_index
+            ));
+        }
+        let k = g
+            .checkpoints
+            .iter()
+            .zip(&o.checkpoints)
+            .position(|(a, b)| a != b);
+        let window = match k {
+            Some(k) => format!(
+                "steps {}..={}",
+                k as u32 * stride + 1,
+                (k as u32 + 1) * stride
+            ),
+            None => "after the last checkpoint (final state or status)".to_string(),
+        };
+        return Some(format!(
+            "task {} action {}: first difference in {window}; golden {} step {} vs {} step {}",
+            g.task_id,
+            g.action_index,
+            if g.solved { "SOLVED" } else { "NOT_SOLVED" },
+            g.steps,
+            if o.solved { "SOLVED" } else { "NOT_SOLVED" },
+            o.steps
+        ));
+    }
+    None
+}
+
+/// Per-step, per-phase hashes of one run (for bisecting a divergence between two platforms:
+/// diff the two traces).
+pub fn trace(task: &Task, action: &tasks::ValidAction, max_steps: u32) -> Vec<(u32, StepTrace)> {
+    let mut setup = task
+        .build_world(action.balls())
+        .expect("PHYRE task worlds always build");
+    (1..=max_steps)
+        .map(|s| (s, setup.world.step_traced()))
+        .collect()
+}
+
+/// Format a trace as text lines.
+pub fn trace_text(t: &[(u32, StepTrace)]) -> String {
+    let mut s =
+        String::from("step broad_phase narrow_phase solver integration sleep continuous state\n");
+    for (step, p) in t {
+        let _ = writeln!(
+            s,
+            "{step} {:016x} {:016x} {:016x} {:016x} {:016x} {:016x} {:016x}",
+            p.broad_phase, p.narrow_phase, p.solver, p.integration, p.sleep, p.continuous, p.state
+        );
+    }
+    s
+}
