@@ -10,7 +10,7 @@
 #   * std for the targets: `rustup target add` (route 1), falling back to Debian's rustc-web +
 #     rust-web-src with -Zbuild-std (route 2);
 #   * Debian's cross gcc for linking, qemu-user-static to run aarch64/s390x, libc6-i386 to run
-#     i686 natively; Node.js's WASI (scripts/wasi-run.js) runs wasm32-wasip1.
+#     i686 natively; Node.js's WASI (scripts/wasi-run.cjs) runs wasm32-wasip1.
 # Exit status: 0 when every platform that could be built matched the golden bit for bit;
 # 1 on any mismatch; 2 when a platform could not be built or run at all.
 set -uo pipefail
@@ -67,7 +67,7 @@ setup_tools() {
     case $t in
       aarch64) pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross) ;;
       s390x) pkgs+=(gcc-s390x-linux-gnu libc6-dev-s390x-cross) ;;
-      i686) pkgs+=(gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386) ;;
+      i686) pkgs+=(gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386 lib32gcc-s1) ;;
     esac
   done
   # Never gcc-multilib: apt removes the aarch64/s390x cross compilers to make room for it.
@@ -75,26 +75,24 @@ setup_tools() {
   case " $TARGETS " in *" wasm32 "*) command -v node >/dev/null || apt_install nodejs ;; esac
 }
 
-build() { # build TRIPLE_OR_HOST [extra cargo args…]; prints the binary path
-  local t=$1
-  shift
-  local args=(build --release -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR")
+build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
+  local t=$1 dir=${2:-$TARGET_DIR}
+  local args=(build --release -q -p audit --bin rephyre-audit --target-dir "$dir")
   local bin
   if [ "$t" = host ]; then
-    cargo "${args[@]}" "$@" || return 1
-    bin=$TARGET_DIR/release/rephyre-audit
+    cargo "${args[@]}" || return 1
+    bin=$dir/release/rephyre-audit
   elif [ "$ROUTE" = rustup ]; then
-    cargo "${args[@]}" --target "$t" "$@" || return 1
-    bin=$TARGET_DIR/$t/release/rephyre-audit
+    cargo "${args[@]}" --target "$t" || return 1
+    bin=$dir/$t/release/rephyre-audit
   else
-    local extra=()
     if [ "$t" = wasm32-wasip1 ]; then
       export CARGO_TARGET_WASM32_WASIP1_LINKER=wasm-ld-22
       export CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-L native=/usr/lib/wasm32-wasi -C link-self-contained=no -C link-arg=/usr/lib/wasm32-wasi/crt1-command.o"
     fi
     RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 /usr/bin/cargo "${args[@]}" \
-      -Zbuild-std=std,panic_abort --target "$t" "${extra[@]}" "$@" || return 1
-    bin=$TARGET_DIR/$t/release/rephyre-audit
+      -Zbuild-std=std,panic_abort --target "$t" || return 1
+    bin=$dir/$t/release/rephyre-audit
   fi
   [ "$t" = wasm32-wasip1 ] && bin=$bin.wasm
   echo "$bin"
@@ -105,7 +103,7 @@ run_audit() { # run_audit LABEL TRIPLE_OR_HOST BIN
   case $t in
     aarch64-unknown-linux-gnu) runner=(qemu-aarch64-static -L /usr/aarch64-linux-gnu) ;;
     s390x-unknown-linux-gnu) runner=(qemu-s390x-static -L /usr/s390x-linux-gnu) ;;
-    wasm32-wasip1) runner=(node --no-warnings "$ROOT/scripts/wasi-run.js") ;;
+    wasm32-wasip1) runner=(node --no-warnings "$ROOT/scripts/wasi-run.cjs") ;;
   esac
   start=$(date +%s)
   # Relative paths: the WASI module sees the repository root as its current folder.
@@ -124,8 +122,8 @@ if bin=$(build host); then run_audit "x86_64 release" host "$bin" || note 1; els
 if cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR"; then
   run_audit "x86_64 debug" host "$TARGET_DIR/debug/rephyre-audit" || note 1
 else echo "x86_64 debug: BUILD FAILED"; note 2; fi
-if bin=$(RUSTFLAGS="-C target-cpu=native" build host --target-dir "$TARGET_DIR/native"); then
-  run_audit "x86_64 release target-cpu=native" host "$TARGET_DIR/native/release/rephyre-audit" || note 1
+if bin=$(RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"); then
+  run_audit "x86_64 release target-cpu=native" host "$bin" || note 1
 else echo "x86_64 target-cpu=native: BUILD FAILED"; note 2; fi
 if rustup toolchain list 2>/dev/null | grep -q nightly; then
   if cargo +nightly build --release -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR/nightly"; then

@@ -1,4 +1,4 @@
-// Minimal WASI runner for wasm32-wasip1 binaries (Node.js ≥ 20): node wasi-run.js prog.wasm args…
+// Minimal WASI runner for wasm32-wasip1 binaries (Node.js ≥ 20): node wasi-run.cjs prog.wasm args…
 // The module sees the current directory as "/" and "." (preopens), and exits with its code.
 'use strict';
 const { readFileSync } = require('node:fs');
@@ -11,6 +11,6 @@ const wasi = new WASI({
   preopens: { '/': process.cwd(), '.': process.cwd() },
   returnOnExit: true,
 });
-const module = new WebAssembly.Module(readFileSync(wasmPath));
-const instance = new WebAssembly.Instance(module, wasi.getImportObject());
+const wasmModule = new WebAssembly.Module(readFileSync(wasmPath));
+const instance = new WebAssembly.Instance(wasmModule, wasi.getImportObject());
 process.exitCode = wasi.start(instance);
