@@ -1,6 +1,6 @@
 use engine::testbed;
 fn main() {
-    let start = testbed::pile();
+    let start = testbed::phyre_like();
     let mut h = 0u64;
     for _ in 0..20 {
         let mut w = start.clone();

@@ -39,8 +39,7 @@ impl Goal {
                     ([Shape::Circle(ca)], [Shape::Circle(cb)]) => {
                         let pa = a.transform().apply(ca.center);
                         let pb = b.transform().apply(cb.center);
-                        let reach = ca.radius + cb.radius + margin;
-                        (pb - pa).length() < reach
+                        (pb - pa).shorter_than(ca.radius + cb.radius + margin)
                     }
                     _ => world.touching(self.body_a, self.body_b),
                 }

@@ -74,20 +74,33 @@ impl Vec2 {
     /// below 2^-24) vector gives `None`.
     #[inline]
     pub fn normalize_with_length(self) -> Option<(Vec2, Fixed)> {
-        let len = self.length();
-        if len.raw() < 256 {
-            return None;
-        }
-        // Divide by the length computed with `s` extra bits (|v|·2^s), so that short vectors
-        // still give unit vectors exact to about one ulp: sq·4^s stays below 2^126, hence
-        // |x| < 2^(63−s) and x·2^(32+s) < 2^95.
+        // One integer square root with `s` extra bits: r = floor(|v|·2^s), so that short vectors
+        // still give unit vectors exact to about one ulp. sq·4^s stays below 2^126, hence
+        // |x| < 2^(63−s) and x·2^(32+s) < 2^95; and floor(r / 2^s) = floor(|v|) = length().
         let x = self.x.raw() as i128;
         let y = self.y.raw() as i128;
         let sq = (x * x + y * y) as u128;
         let s = (sq.leading_zeros().saturating_sub(2) / 2).min(30);
-        let r = ((sq << (2 * s)).isqrt()) as i128;
+        let r = (sq << (2 * s)).isqrt();
+        let len = (r >> s) as i64;
+        if len < 256 {
+            return None;
+        }
+        let r = r as i128;
         let unit = |c: i128| Fixed::from_raw(((c << (32 + s)) / r) as i64);
-        Some((Vec2::new(unit(x), unit(y)), len))
+        Some((Vec2::new(unit(x), unit(y)), Fixed::from_raw(len)))
+    }
+
+    /// Whether |self| < `limit` (exactly, without a square root).
+    #[inline]
+    pub fn shorter_than(self, limit: Fixed) -> bool {
+        if limit.raw() <= 0 {
+            return false;
+        }
+        let x = self.x.raw() as i128;
+        let y = self.y.raw() as i128;
+        let l = limit.raw() as i128;
+        ((x * x + y * y) as u128) < (l * l) as u128
     }
 
     /// The unit vector along `self`, or zero for a vector too short to normalise.
@@ -271,25 +284,23 @@ impl Sweep {
 const Q: u32 = 62;
 /// round(π/2 · 2^62).
 const HALF_PI_Q62: i128 = 7_244_019_458_077_122_842;
-/// round(2^62 / n!) for the odd n = 3 … 15 (sine) and even n = 2 … 16 (cosine).
-const SIN_COEFFS: [i128; 7] = [
+/// round(2^62 / n!) for the odd n = 3 … 11 (sine) and even n = 2 … 12 (cosine). The first
+/// omitted terms are below r^13/13! ≈ 7e-12 and r^14/14! ≈ 4e-13 on [−π/4, π/4], far under the
+/// final rounding to Q32.32 (1.2e-10).
+const SIN_COEFFS: [i128; 5] = [
     768_614_336_404_564_651,
     38_430_716_820_228_233,
     915_017_067_148_291,
     12_708_570_377_060,
     115_532_457_973,
-    740_592_679,
-    3_526_632,
 ];
-const COS_COEFFS: [i128; 8] = [
+const COS_COEFFS: [i128; 6] = [
     2_305_843_009_213_693_952,
     192_153_584_101_141_163,
     6_405_119_470_038_039,
     114_377_133_393_536,
     1_270_857_037_706,
     9_627_704_831,
-    52_899_477,
-    220_414,
 ];
 
 #[inline]

@@ -509,14 +509,14 @@ impl World {
             }
             .transform_at(Fixed::ZERO);
             let mut min_t = Fixed::ONE;
-            for part in &b.parts {
-                let swept: Aabb = part.aabb(&start).union(&part.aabb(&b.xf));
+            for (part, now) in b.parts.iter().zip(&b.aabbs) {
+                let swept: Aabb = part.aabb(&start).union(now);
                 for (si, s) in self.bodies.iter().enumerate() {
                     if s.is_dynamic() || si == bi {
                         continue;
                     }
-                    for sp in &s.parts {
-                        if !sp.aabb(&s.xf).overlaps(&swept) {
+                    for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
+                        if !bb.overlaps(&swept) {
                             continue;
                         }
                         if let Some(t) = time_of_impact(part, &sweep, sp, &s.xf, target) {
