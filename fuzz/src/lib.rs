@@ -106,3 +106,73 @@ pub fn scene_step(data: &[u8]) {
     assert_eq!(h_rest, h_rest2, "a snapshot does not continue identically");
     let _ = h_mid;
 }
+
+/// Target (b): arbitrary bytes as an original PHYRE task file (xz + Thrift), as a bare Thrift
+/// payload, and as rephyre's own task format. Every outcome must be a value (tasks or an
+/// error), never a panic; the readers cap decompressed sizes and check every length field
+/// against the bytes left before allocating, so memory stays bounded.
+pub fn task_files(data: &[u8]) {
+    let _ = tasks::import::import_phyre(data);
+    let _ = tasks::import::import_phyre_thrift(data);
+    if let Ok(decoded) = tasks::store::decode(data) {
+        // Whatever decodes must re-encode to something that decodes to the same tasks.
+        let again = tasks::store::decode(&tasks::store::encode(
+            &decoded,
+            tasks::store::Compression::None,
+        ));
+        assert_eq!(
+            again.as_ref().ok(),
+            Some(&decoded),
+            "store round trip changed the tasks"
+        );
+    }
+}
+
+/// Target (c): arbitrary f64 actions (any bit pattern: NaN, ±inf, −0.0, subnormals, out of
+/// range) of any length on any built-in task and tier. Validation must return a reason or a
+/// valid action, and a valid action must simulate to an outcome; never a panic.
+pub fn actions(data: &[u8]) {
+    let set = tasks::TaskSet::builtin();
+    let mut b = Bytes(data);
+    let task = &set.tasks()[b.u16() as usize % set.len()];
+    let tier = if b.u8() & 1 == 0 {
+        tasks::Tier::Ball
+    } else {
+        tasks::Tier::TwoBalls
+    };
+    let len = match b.u8() % 8 {
+        0 => 0,
+        1 => 7,
+        n if n < 5 => tier.action_len(),
+        n => n as usize,
+    };
+    let action: Vec<f64> = (0..len)
+        .map(|_| {
+            let bits = u64::from_le_bytes([
+                b.u8(),
+                b.u8(),
+                b.u8(),
+                b.u8(),
+                b.u8(),
+                b.u8(),
+                b.u8(),
+                b.u8(),
+            ]);
+            // Mix raw bit patterns with in-range values so both paths get exercised.
+            if bits >> 63 == 0 && bits & 1 == 0 {
+                (bits >> 11) as f64 / (1u64 << 53) as f64
+            } else {
+                f64::from_bits(bits)
+            }
+        })
+        .collect();
+    if let Ok(valid) = tasks::validate_action(task, tier, &action) {
+        assert!(
+            action.iter().all(|v| (0.0..=1.0).contains(v)),
+            "an out-of-range action was accepted"
+        );
+        let outcome = tasks::simulate(task, &valid, tasks::SimOptions::default())
+            .expect("valid actions build");
+        assert!(outcome.steps <= 1000);
+    }
+}

@@ -24,3 +24,15 @@ fn scene_step_corpus() {
     let n = replay("scene_step", rephyre_fuzz::scene_step);
     assert!(n >= 8, "scene_step corpus has only {n} entries");
 }
+
+#[test]
+fn task_files_corpus() {
+    let n = replay("task_files", rephyre_fuzz::task_files);
+    assert!(n >= 4, "task_files corpus has only {n} entries");
+}
+
+#[test]
+fn actions_corpus() {
+    let n = replay("actions", rephyre_fuzz::actions);
+    assert!(n >= 8, "actions corpus has only {n} entries");
+}
