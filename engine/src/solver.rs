@@ -130,75 +130,17 @@ impl IslandSolver {
             let ra_shape = ba.parts[c.part_a as usize].radius();
             let rb_shape = bb.parts[c.part_b as usize].radius();
             let wm = WorldManifold::new(&c.manifold, &ba.xf, ra_shape, &bb.xf, rb_shape);
-            let (sa, sb) = (self.bodies[ia], self.bodies[ib]);
-            let mut cc = ContactConstraint {
-                contact: ci,
-                a: ia,
-                b: ib,
-                normal: wm.normal,
-                points: [PointConstraint::default(); 2],
-                count: c.manifold.count as usize,
-                friction: c.friction,
-                k: [Fixed::ZERO; 3],
-                k_inv: [Fixed::ZERO; 4],
-            };
-            let n = wm.normal;
-            let t = n.cross_vs(Fixed::ONE);
-            let m_sum = sa.inv_mass + sb.inv_mass;
-            for j in 0..cc.count {
-                let mp = &c.manifold.points[j];
-                let ra = wm.points[j] - sa.c;
-                let rb = wm.points[j] - sb.c;
-                let rna = ra.cross(n);
-                let rnb = rb.cross(n);
-                let kn = m_sum + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
-                let rta = ra.cross(t);
-                let rtb = rb.cross(t);
-                let kt = m_sum + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
-                let dv = sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra);
-                let vrel = n.dot(dv);
-                let velocity_bias = if vrel < -VELOCITY_THRESHOLD {
-                    -(c.restitution * vrel)
-                } else {
-                    Fixed::ZERO
-                };
-                cc.points[j] = PointConstraint {
-                    ra,
-                    rb,
-                    normal_impulse: mp.normal_impulse,
-                    tangent_impulse: mp.tangent_impulse,
-                    normal_mass: if kn.is_positive() {
-                        Fixed::ONE / kn
-                    } else {
-                        Fixed::ZERO
-                    },
-                    tangent_mass: if kt.is_positive() {
-                        Fixed::ONE / kt
-                    } else {
-                        Fixed::ZERO
-                    },
-                    velocity_bias,
-                };
-            }
-            if cc.count == 2 {
-                let (p1, p2) = (&cc.points[0], &cc.points[1]);
-                let rn1a = p1.ra.cross(n);
-                let rn1b = p1.rb.cross(n);
-                let rn2a = p2.ra.cross(n);
-                let rn2b = p2.rb.cross(n);
-                let k11 = m_sum + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
-                let k22 = m_sum + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
-                let k12 = m_sum + sa.inv_inertia * rn1a * rn2a + sb.inv_inertia * rn1b * rn2b;
-                let det = k11 * k22 - k12 * k12;
-                if k11 * k11 < det.mul_int(MAX_CONDITION_NUMBER) && det.is_positive() {
-                    cc.k = [k11, k12, k22];
-                    // Inverse of [[k11, k12], [k12, k22]].
-                    cc.k_inv = [k22 / det, -(k12 / det), -(k12 / det), k11 / det];
-                } else {
-                    // Nearly redundant points: solve the first one only.
-                    cc.count = 1;
-                }
-            }
+            let cc = make_constraint(
+                &self.bodies,
+                ci,
+                ia,
+                ib,
+                &wm,
+                &c.manifold,
+                c.friction,
+                c.restitution,
+                true,
+            );
             self.constraints.push(cc);
         }
 
@@ -240,17 +182,7 @@ impl IslandSolver {
             {
                 continue;
             }
-            let translation = sb.v.scale(h);
-            if translation.length_squared() > MAX_TRANSLATION * MAX_TRANSLATION {
-                let len = translation.length();
-                sb.v = sb.v.scale(MAX_TRANSLATION / len);
-            }
-            let rotation = h * sb.w;
-            if rotation * rotation > MAX_ROTATION * MAX_ROTATION {
-                sb.w *= MAX_ROTATION / rotation.abs();
-            }
-            sb.c += sb.v.scale(h);
-            sb.a += h * sb.w;
+            integrate(sb, h);
         }
 
         // Position correction.
@@ -313,6 +245,179 @@ impl IslandSolver {
         }
         solved
     }
+}
+
+/// A velocity constraint for one manifold between solver bodies `ia` and `ib`, from its world
+/// manifold `wm`; `warm` keeps the manifold's accumulated impulses for warm starting.
+#[allow(clippy::too_many_arguments)]
+fn make_constraint(
+    bodies: &[SolverBody],
+    contact: usize,
+    ia: usize,
+    ib: usize,
+    wm: &WorldManifold,
+    manifold: &crate::manifold::Manifold,
+    friction: Fixed,
+    restitution: Fixed,
+    warm: bool,
+) -> ContactConstraint {
+    let (sa, sb) = (bodies[ia], bodies[ib]);
+    let mut cc = ContactConstraint {
+        contact,
+        a: ia,
+        b: ib,
+        normal: wm.normal,
+        points: [PointConstraint::default(); 2],
+        count: manifold.count as usize,
+        friction,
+        k: [Fixed::ZERO; 3],
+        k_inv: [Fixed::ZERO; 4],
+    };
+    let n = wm.normal;
+    let t = n.cross_vs(Fixed::ONE);
+    let m_sum = sa.inv_mass + sb.inv_mass;
+    for j in 0..cc.count {
+        let mp = &manifold.points[j];
+        let ra = wm.points[j] - sa.c;
+        let rb = wm.points[j] - sb.c;
+        let rna = ra.cross(n);
+        let rnb = rb.cross(n);
+        let kn = m_sum + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
+        let rta = ra.cross(t);
+        let rtb = rb.cross(t);
+        let kt = m_sum + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+        let dv = sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra);
+        let vrel = n.dot(dv);
+        let velocity_bias = if vrel < -VELOCITY_THRESHOLD { -(restitution * vrel) } else { Fixed::ZERO };
+        let (normal_impulse, tangent_impulse) =
+            if warm { (mp.normal_impulse, mp.tangent_impulse) } else { (Fixed::ZERO, Fixed::ZERO) };
+        cc.points[j] = PointConstraint {
+            ra,
+            rb,
+            normal_impulse,
+            tangent_impulse,
+            normal_mass: if kn.is_positive() { Fixed::ONE / kn } else { Fixed::ZERO },
+            tangent_mass: if kt.is_positive() { Fixed::ONE / kt } else { Fixed::ZERO },
+            velocity_bias,
+        };
+    }
+    if cc.count == 2 {
+        let (p1, p2) = (&cc.points[0], &cc.points[1]);
+        let rn1a = p1.ra.cross(n);
+        let rn1b = p1.rb.cross(n);
+        let rn2a = p2.ra.cross(n);
+        let rn2b = p2.rb.cross(n);
+        let k11 = m_sum + sa.inv_inertia * rn1a * rn1a + sb.inv_inertia * rn1b * rn1b;
+        let k22 = m_sum + sa.inv_inertia * rn2a * rn2a + sb.inv_inertia * rn2b * rn2b;
+        let k12 = m_sum + sa.inv_inertia * rn1a * rn2a + sb.inv_inertia * rn1b * rn2b;
+        let det = k11 * k22 - k12 * k12;
+        if k11 * k11 < det.mul_int(MAX_CONDITION_NUMBER) && det.is_positive() {
+            cc.k = [k11, k12, k22];
+            // Inverse of [[k11, k12], [k12, k22]].
+            cc.k_inv = [k22 / det, -(k12 / det), -(k12 / det), k11 / det];
+        } else {
+            // Nearly redundant points: solve the first one only.
+            cc.count = 1;
+        }
+    }
+    cc
+}
+
+impl IslandSolver {
+    /// Box2D's TOI sub-step for one body against the static parts it touches at its time of
+    /// impact (its sweep's `c0`/`a0`): position correction (Baumgarte 0.75, until the worst
+    /// separation is above −1.5 slops), then velocities (no warm start, restitution from the
+    /// current approach speed), then integration over the remaining time `h`.
+    pub(crate) fn solve_toi(&mut self, body: &mut Body, hits: &mut [crate::world::ToiContact], h: Fixed) {
+        let toi_baumgarte = Fixed::ratio(75, 100);
+        let mut sb = SolverBody {
+            c: body.sweep.c0,
+            a: body.sweep.a0,
+            v: body.v,
+            w: body.w,
+            inv_mass: body.inv_mass,
+            inv_inertia: body.inv_inertia,
+            local_center: body.sweep.local_center,
+            q: Rot::from_angle(body.sweep.a0),
+            q_angle: body.sweep.a0,
+        };
+        for _ in 0..POSITION_ITERATIONS {
+            let mut min_sep = Fixed::ZERO;
+            for hit in hits.iter() {
+                let ra_shape = body.parts[hit.part].radius();
+                for j in 0..hit.manifold.count as usize {
+                    let xa = sb.transform();
+                    let (n, point, sep) =
+                        position_point(&hit.manifold, j, &xa, ra_shape, &hit.static_xf, hit.static_radius);
+                    let ra = point - sb.c;
+                    min_sep = min_sep.min(sep);
+                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP)).clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    let rna = ra.cross(n);
+                    let k = sb.inv_mass + sb.inv_inertia * rna * rna;
+                    let impulse = if k.is_positive() { -(corr / k) } else { Fixed::ZERO };
+                    let p = n.scale(impulse);
+                    sb.c -= p.scale(sb.inv_mass);
+                    sb.a -= sb.inv_inertia * ra.cross(p);
+                }
+            }
+            if min_sep >= -(LINEAR_SLOP + LINEAR_SLOP.div_int(2)) {
+                break;
+            }
+        }
+        body.sweep.c0 = sb.c;
+        body.sweep.a0 = sb.a;
+        // Velocities: the body (index 0) against a motionless, massless stand-in for the static
+        // bodies (index 1); static bodies take no impulse, so one stand-in serves every hit.
+        self.bodies.clear();
+        self.bodies.push(sb);
+        self.bodies.push(SolverBody {
+            c: sb.c,
+            a: Fixed::ZERO,
+            v: Vec2::ZERO,
+            w: Fixed::ZERO,
+            inv_mass: Fixed::ZERO,
+            inv_inertia: Fixed::ZERO,
+            local_center: Vec2::ZERO,
+            q: Rot::IDENTITY,
+            q_angle: Fixed::ZERO,
+        });
+        let xa = self.bodies[0].transform();
+        self.constraints.clear();
+        for (i, hit) in hits.iter().enumerate() {
+            let ra_shape = body.parts[hit.part].radius();
+            let wm = WorldManifold::new(&hit.manifold, &xa, ra_shape, &hit.static_xf, hit.static_radius);
+            let cc = make_constraint(&self.bodies, i, 0, 1, &wm, &hit.manifold, hit.friction, hit.restitution, false);
+            self.constraints.push(cc);
+        }
+        for _ in 0..VELOCITY_ITERATIONS {
+            for cc in &mut self.constraints {
+                solve_velocity(&mut self.bodies, cc);
+            }
+        }
+        let sb = &mut self.bodies[0];
+        integrate(sb, h);
+        body.sweep.c = sb.c;
+        body.sweep.a = sb.a;
+        body.v = sb.v;
+        body.w = sb.w;
+        body.synchronize_transform();
+    }
+}
+
+/// Integrate a body's position over `h` with the per-step translation and rotation caps.
+#[inline]
+fn integrate(sb: &mut SolverBody, h: Fixed) {
+    let translation = sb.v.scale(h);
+    if translation.length_squared() > MAX_TRANSLATION * MAX_TRANSLATION {
+        let len = translation.length();
+        sb.v = sb.v.scale(MAX_TRANSLATION / len);
+    }
+    let rotation = h * sb.w;
+    if rotation * rotation > MAX_ROTATION * MAX_ROTATION {
+        sb.w *= MAX_ROTATION / rotation.abs();
+    }
+    sb.c += sb.v.scale(h);
+    sb.a += h * sb.w;
 }
 
 #[inline]

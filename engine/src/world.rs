@@ -23,6 +23,21 @@ use crate::toi::time_of_impact;
 
 /// Most convex parts in one body.
 pub const MAX_PARTS: usize = 16;
+/// Most continuous-collision sub-steps of one body in one step (Box2D's `b2_maxSubSteps`).
+pub const MAX_TOI_SUBSTEPS: usize = 8;
+
+/// A contact of a body with a static part during a continuous-collision sub-step.
+#[derive(Clone, Debug)]
+pub(crate) struct ToiContact {
+    /// A = the body's part, B = the static part.
+    pub manifold: crate::manifold::Manifold,
+    pub part: usize,
+    pub static_xf: crate::math::Transform,
+    pub static_radius: Fixed,
+    pub friction: Fixed,
+    pub restitution: Fixed,
+}
+
 /// Most bodies in one world.
 pub const MAX_BODIES: usize = 4096;
 /// Largest |coordinate| of a body position (m). With at most 2 m of travel per step a body
@@ -494,42 +509,93 @@ impl World {
         }
     }
 
+    /// Continuous collision against static bodies, as Box2D does for non-bullet bodies: find the
+    /// earliest time of impact of the body's sweep with a static part; advance the body there;
+    /// solve the rest of the step for the body and the static parts it touches (position
+    /// correction first, then velocities without warm starting, then integration over the
+    /// remaining time); repeat from the new sweep, at most [`MAX_TOI_SUBSTEPS`] times. Bodies
+    /// are independent here (only static partners), so processing them in id order is the same
+    /// as Box2D's global earliest-first order.
     fn continuous_collision(&mut self) {
         let target = -(LINEAR_SLOP.mul_int(3));
         for bi in 0..self.bodies.len() {
-            let b = &self.bodies[bi];
-            if !b.awake || !b.is_dynamic() || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0) {
-                continue;
-            }
-            let sweep = b.sweep;
-            let start = crate::math::Sweep {
-                c: sweep.c0,
-                a: sweep.a0,
-                ..sweep
-            }
-            .transform_at(Fixed::ZERO);
-            let mut min_t = Fixed::ONE;
-            for (part, now) in b.parts.iter().zip(&b.aabbs) {
-                let swept: Aabb = part.aabb(&start).union(now);
-                for (si, s) in self.bodies.iter().enumerate() {
-                    if s.is_dynamic() || si == bi {
-                        continue;
-                    }
-                    for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
-                        if !bb.overlaps(&swept) {
+            let mut alpha0 = Fixed::ZERO;
+            // Static parts whose time of impact gave no touching manifold this step.
+            let mut skipped: Vec<(usize, usize)> = Vec::new();
+            for _ in 0..MAX_TOI_SUBSTEPS {
+                let b = &self.bodies[bi];
+                if !b.awake || !b.is_dynamic() || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0) {
+                    break;
+                }
+                let sweep = b.sweep;
+                let start = crate::math::Sweep { c: sweep.c0, a: sweep.a0, ..sweep }.transform_at(Fixed::ZERO);
+                let mut first: Option<(Fixed, usize, usize, usize)> = None;
+                for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
+                    let swept: Aabb = part.aabb(&start).union(now);
+                    for (si, s) in self.bodies.iter().enumerate() {
+                        if s.is_dynamic() {
                             continue;
                         }
-                        if let Some(t) = time_of_impact(part, &sweep, sp, &s.xf, target) {
-                            min_t = min_t.min(t);
+                        for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
+                            if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
+                                continue;
+                            }
+                            if let Some(t) = time_of_impact(part, &sweep, sp, &s.xf, target) {
+                                if first.is_none_or(|(ft, ..)| t < ft) {
+                                    first = Some((t, k, si, pi));
+                                }
+                            }
                         }
                     }
                 }
-            }
-            if min_t < Fixed::ONE {
+                let Some((t, k_toi, si, pi)) = first else { break };
+                // Advance the sweep's start to the time of impact.
                 let b = &mut self.bodies[bi];
-                b.sweep.c = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(min_t);
-                b.sweep.a = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * min_t;
-                b.synchronize_transform();
+                let backup = b.sweep;
+                b.sweep.c0 = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(t);
+                b.sweep.a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
+                let at_toi = crate::math::Sweep { c: b.sweep.c0, a: b.sweep.a0, ..b.sweep }.transform_at(Fixed::ZERO);
+                let alpha = alpha0 + (Fixed::ONE - alpha0) * t;
+                // Manifolds with every static part the body touches at the time of impact.
+                let mut hits: Vec<ToiContact> = Vec::new();
+                let b = &self.bodies[bi];
+                let toi_touching = {
+                    let s = &self.bodies[si];
+                    crate::collide::collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf).count > 0
+                };
+                if !toi_touching {
+                    // Not really touching (Box2D disables the contact for the rest of the step).
+                    self.bodies[bi].sweep = backup;
+                    skipped.push((si, pi));
+                    continue;
+                }
+                for (k, part) in b.parts.iter().enumerate() {
+                    let near = part.aabb(&at_toi);
+                    for s in self.bodies.iter() {
+                        if s.is_dynamic() {
+                            continue;
+                        }
+                        for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
+                            if !bb.overlaps(&near) {
+                                continue;
+                            }
+                            let m = crate::collide::collide_shapes(part, &at_toi, sp, &s.xf);
+                            if m.count > 0 {
+                                hits.push(ToiContact {
+                                    manifold: m,
+                                    part: k,
+                                    static_xf: s.xf,
+                                    static_radius: sp.radius(),
+                                    friction: (b.friction * s.friction).sqrt(),
+                                    restitution: b.restitution.max(s.restitution),
+                                });
+                            }
+                        }
+                    }
+                }
+                let h = DT - DT * alpha;
+                self.scratch.solver.solve_toi(&mut self.bodies[bi], &mut hits, h);
+                alpha0 = alpha;
             }
         }
     }

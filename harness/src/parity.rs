@@ -514,8 +514,18 @@ pub fn run(
                 let tier = task.tier();
                 let stream = crate::rng::stream_of(&id);
                 let (mut valid, mut solved, mut invalid) = (0u64, 0u64, 0u64);
-                for i in 0..random_per_task as u64 {
-                    let a = crate::rng::uniform_vector(RATE_SEED, stream, i, tier.action_len());
+                // Like the original's random actions (outcomes-A's are all in the scene), draw
+                // uniformly and redraw any ball outside the scene; occluded or overlapping
+                // actions count as invalid.
+                let mut index = 0u64;
+                for _ in 0..random_per_task {
+                    let a = loop {
+                        let a = crate::rng::uniform_vector(RATE_SEED, stream, index, tier.action_len());
+                        index += 1;
+                        if !matches!(tasks::validate_action(task, tier, &a), Err(tasks::InvalidAction::OutsideScene { .. })) {
+                            break a;
+                        }
+                    };
                     match status_of(task, tier, &a) {
                         0 => invalid += 1,
                         1 => {
