@@ -1,9 +1,10 @@
 //! Observations: 256 × 256 bytes, one per pixel, row 0 at the bottom of the world.
 //!
 //! A pixel is filled when its centre (x + ½, y + ½) lies inside the shape or on its boundary
-//! (no anti-aliasing, polygon skins not drawn). Every coverage decision is exact integer
-//! arithmetic on the Q32.32 pixel coordinates (i128 products), so rendering is deterministic
-//! everywhere. Each shape is reduced to one span of columns per row, then spans are filled by
+//! (no anti-aliasing, polygon skins not drawn). Shape coordinates are taken to Q48.16 pixels
+//! (rounded from the engine's Q32.32 metres × 6) and every coverage decision is then exact
+//! integer arithmetic on those (i64 products below 2^50), so rendering is deterministic
+//! everywhere and needs no 128-bit division. Each shape is reduced to one span of columns per row, then spans are filled by
 //! [`crate::span`] (SIMD or scalar, identical bytes).
 
 use crate::span::SpanFiller;
@@ -58,27 +59,36 @@ impl Observation {
 
 /// Scene pixels per engine metre.
 const PX: i64 = engine::settings::PX_PER_METRE;
-/// ½ pixel and 1 pixel in raw Q32.32 units.
-const HALF: i128 = 1 << 31;
-const ONE: i128 = 1 << 32;
+/// Fractional bits of the rasterizer's pixel coordinates.
+const FRAC: u32 = 16;
+/// ½ pixel and 1 pixel in raster units.
+const HALF: i64 = 1 << (FRAC - 1);
+const ONE: i64 = 1 << FRAC;
+/// Coordinates are clamped to ±2^22 px (far outside the image) so products stay in i64.
+const LIMIT: i64 = 1 << (22 + FRAC);
 
+/// Q32.32 metres → Q48.16 pixels, rounded to nearest (ties up), clamped to ±LIMIT.
 #[inline]
-fn to_px(v: Vec2) -> (i128, i128) {
-    (
-        v.x.raw() as i128 * PX as i128,
-        v.y.raw() as i128 * PX as i128,
-    )
+fn to_units(v: Fixed) -> i64 {
+    let raw = v.raw() as i128 * PX as i128;
+    let shift = engine::fixed::FRAC_BITS - FRAC;
+    (((raw + (1i128 << (shift - 1))) >> shift) as i64).clamp(-LIMIT, LIMIT)
 }
 
-/// Floor division for i128 with a positive divisor.
 #[inline]
-fn floor_div(a: i128, b: i128) -> i128 {
+fn to_px(v: Vec2) -> (i64, i64) {
+    (to_units(v.x), to_units(v.y))
+}
+
+/// Floor division with a positive divisor.
+#[inline]
+fn floor_div(a: i64, b: i64) -> i64 {
     a.div_euclid(b)
 }
 
-/// Ceiling division for i128 with a positive divisor.
+/// Ceiling division with a positive divisor.
 #[inline]
-fn ceil_div(a: i128, b: i128) -> i128 {
+fn ceil_div(a: i64, b: i64) -> i64 {
     -(-a).div_euclid(b)
 }
 
@@ -115,11 +125,11 @@ pub fn draw_shape(
     match shape {
         Shape::Circle(c) => {
             let (cx, cy) = to_px(xf.apply(c.center));
-            let r = c.radius.raw() as i128 * PX as i128;
+            let r = to_units(c.radius).min(1 << (12 + FRAC));
             fill_circle(pixels, cx, cy, r, value, filler);
         }
         Shape::Polygon(p) => {
-            let mut vs = [(0i128, 0i128); engine::shape::MAX_POLYGON_VERTICES];
+            let mut vs = [(0i64, 0i64); engine::shape::MAX_POLYGON_VERTICES];
             for (k, v) in p.vertices().iter().enumerate() {
                 vs[k] = to_px(xf.apply(*v));
             }
@@ -129,18 +139,18 @@ pub fn draw_shape(
 }
 
 /// Rows whose pixel centres lie in [lo, hi] (raw px), clamped to the image.
-fn row_range(lo: i128, hi: i128) -> Option<(usize, usize)> {
+fn row_range(lo: i64, hi: i64) -> Option<(usize, usize)> {
     let first = ceil_div(lo - HALF, ONE).max(0);
-    let last = floor_div(hi - HALF, ONE).min(SIZE as i128 - 1);
+    let last = floor_div(hi - HALF, ONE).min(SIZE as i64 - 1);
     (first <= last).then_some((first as usize, last as usize))
 }
 
 /// A disc of centre (cx, cy) and radius r, all raw Q32.32 pixels.
 pub(crate) fn fill_circle(
     pixels: &mut [u8; SIZE * SIZE],
-    cx: i128,
-    cy: i128,
-    r: i128,
+    cx: i64,
+    cy: i64,
+    r: i64,
     value: u8,
     filler: SpanFiller,
 ) {
@@ -152,15 +162,15 @@ pub(crate) fn fill_circle(
     };
     let r2 = r * r;
     for y in y0..=y1 {
-        let dy = (2 * y as i128 + 1) * HALF - cy;
+        let dy = (2 * y as i64 + 1) * HALF - cy;
         let d = r2 - dy * dy;
         if d < 0 {
             continue;
         }
-        // Integer X (raw) with (X − cx)² ≤ d is exactly |X − cx| ≤ isqrt(d).
-        let s = (d as u128).isqrt() as i128;
+        // Integer X (raster units) with (X − cx)² ≤ d is exactly |X − cx| ≤ isqrt(d).
+        let s = (d as u64).isqrt() as i64;
         let x0 = ceil_div(cx - s - HALF, ONE).max(0);
-        let x1 = floor_div(cx + s - HALF, ONE).min(SIZE as i128 - 1);
+        let x1 = floor_div(cx + s - HALF, ONE).min(SIZE as i64 - 1);
         if x0 <= x1 {
             filler.fill(
                 &mut pixels[y * SIZE..(y + 1) * SIZE],
@@ -172,11 +182,11 @@ pub(crate) fn fill_circle(
     }
 }
 
-/// A convex polygon given counter-clockwise in raw Q32.32 pixels. A pixel centre P is inside
+/// A convex polygon given counter-clockwise in raster units. A pixel centre P is inside
 /// when cross(v[i+1] − v[i], P − v[i]) ≥ 0 for every edge.
 pub(crate) fn fill_convex(
     pixels: &mut [u8; SIZE * SIZE],
-    vs: &[(i128, i128)],
+    vs: &[(i64, i64)],
     value: u8,
     filler: SpanFiller,
 ) {
@@ -190,10 +200,10 @@ pub(crate) fn fill_convex(
     };
     let n = vs.len();
     'rows: for y in y0..=y1 {
-        let py = (2 * y as i128 + 1) * HALF;
+        let py = (2 * y as i64 + 1) * HALF;
         // Columns x (pixel centre X = x·ONE + HALF) allowed by every edge.
-        let mut x0: i128 = 0;
-        let mut x1: i128 = SIZE as i128 - 1;
+        let mut x0: i64 = 0;
+        let mut x1: i64 = SIZE as i64 - 1;
         for i in 0..n {
             let (vx, vy) = vs[i];
             let (wx, wy) = vs[(i + 1) % n];
@@ -227,16 +237,16 @@ pub(crate) fn fill_convex(
 
 /// Pixel centre test used by the tests (exact, shape by shape).
 pub fn covers(shape: &Shape, xf: &Transform, x: usize, y: usize) -> bool {
-    let px = (2 * x as i128 + 1) * HALF;
-    let py = (2 * y as i128 + 1) * HALF;
+    let px = (2 * x as i64 + 1) * HALF;
+    let py = (2 * y as i64 + 1) * HALF;
     match shape {
         Shape::Circle(c) => {
             let (cx, cy) = to_px(xf.apply(c.center));
-            let r = c.radius.raw() as i128 * PX as i128;
+            let r = to_units(c.radius).min(1 << (12 + FRAC));
             (px - cx) * (px - cx) + (py - cy) * (py - cy) <= r * r
         }
         Shape::Polygon(p) => {
-            let vs: Vec<(i128, i128)> = p.vertices().iter().map(|v| to_px(xf.apply(*v))).collect();
+            let vs: Vec<(i64, i64)> = p.vertices().iter().map(|v| to_px(xf.apply(*v))).collect();
             (0..vs.len()).all(|i| {
                 let (vx, vy) = vs[i];
                 let (wx, wy) = vs[(i + 1) % vs.len()];
