@@ -7,23 +7,9 @@ use crate::action::ValidAction;
 use crate::model::Task;
 use crate::simulation::{BuildError, SimulationSetup};
 
-/// The result of simulating one valid action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    pub solved: bool,
-    /// Steps the run covers (the solving step, or the full 1000).
-    pub steps: u32,
-    /// Steps actually computed (fewer when the world came to rest early).
-    pub stepped: u32,
-    /// First step (1-based) after which the goal relation held.
-    pub first_touch_step: Option<u32>,
-    /// Step at which the relation had held for 180 consecutive steps.
-    pub solved_step: Option<u32>,
-    /// Engine state hash after the last covered step.
-    pub final_hash: u64,
-    /// Chained per-step state hash (only with [`SimOptions::chain_hashes`], else 0).
-    pub hash_chain: u64,
-}
+/// The result of simulating one valid action: the engine's run outcome (solved, steps covered,
+/// steps computed, first-touch and solved step, final hash, per-step hash chain when asked).
+pub type Outcome = engine::RunOutcome;
 
 /// Options of [`simulate`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,16 +35,7 @@ pub fn simulate_observed(
         early_exit: !opts.no_early_exit,
         ..RunOptions::default()
     };
-    let r = run(&mut setup.world, &setup.goal, run_opts, observer);
-    let outcome = Outcome {
-        solved: r.solved,
-        steps: r.steps,
-        stepped: r.stepped,
-        first_touch_step: r.first_touch_step,
-        solved_step: r.solved_step,
-        final_hash: r.final_hash,
-        hash_chain: r.hash_chain,
-    };
+    let outcome = run(&mut setup.world, &setup.goal, run_opts, observer);
     Ok((outcome, setup))
 }
 
