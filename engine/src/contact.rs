@@ -32,6 +32,9 @@ pub struct Contact {
     pub manifold: Manifold,
     pub friction: Fixed,
     pub restitution: Fixed,
+    /// Creation sequence number (contacts created in the same step are numbered in key order).
+    /// Islands visit a body's contacts newest first, as Box2D's contact lists do.
+    pub seq: u64,
 }
 
 impl Contact {
@@ -124,6 +127,7 @@ pub(crate) fn new_contact(bodies: &[Body], key: ContactKey) -> Contact {
         manifold: Manifold::default(),
         friction: (fa * fb).sqrt(),
         restitution: lo.restitution.max(hi.restitution),
+        seq: 0,
     }
 }
 

@@ -113,6 +113,8 @@ pub struct World {
     bodies: Vec<Body>,
     /// Sorted by key.
     contacts: Vec<Contact>,
+    /// Sequence number of the last contact created.
+    next_contact_seq: u64,
     steps: u32,
     // Scratch buffers (their contents never influence results across steps).
     scratch: Scratch,
@@ -139,6 +141,7 @@ impl Default for World {
             gravity: Vec2::new(Fixed::ZERO, GRAVITY_Y),
             bodies: Vec::new(),
             contacts: Vec::new(),
+            next_contact_seq: 0,
             steps: 0,
             scratch: Scratch::default(),
         }
@@ -281,6 +284,7 @@ impl World {
             h.u32(c.key.part_lo as u32);
             h.u32(c.key.body_hi);
             h.u32(c.key.part_hi as u32);
+            h.u64(c.seq);
             h.u32(c.manifold.count as u32);
             for p in c.manifold.points() {
                 h.u32(p.id.0);
@@ -395,7 +399,8 @@ impl World {
             let mut c = if oi < old.len() && old[oi].key == key {
                 std::mem::take(&mut old[oi])
             } else {
-                new_contact(&self.bodies, key)
+                self.next_contact_seq += 1;
+                Contact { seq: self.next_contact_seq, ..new_contact(&self.bodies, key) }
             };
             let awake =
                 self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
@@ -454,7 +459,16 @@ impl World {
         s.contact_in_island.clear();
         s.contact_in_island.resize(self.contacts.len(), false);
 
-        for seed in 0..n {
+        // Box2D's order: seeds newest body first (its body list is newest first), each body's
+        // contacts newest first (its contact lists are), islands grown depth first, contacts
+        // solved in the order they are discovered.
+        for i in 0..n {
+            let b = s.adjacency_start[i];
+            let e = s.adjacency_start[i + 1];
+            let contacts = &self.contacts;
+            s.adjacency[b..e].sort_unstable_by_key(|&ci| std::cmp::Reverse(contacts[ci].seq));
+        }
+        for seed in (0..n).rev() {
             if s.in_island[seed] || !self.bodies[seed].awake || !self.bodies[seed].is_dynamic() {
                 continue;
             }
@@ -491,7 +505,6 @@ impl World {
                 }
             }
             s.island_bodies.sort_unstable();
-            s.island_contacts.sort_unstable();
             let position_solved = s.solver.solve(
                 &mut self.bodies,
                 &mut self.contacts,
