@@ -80,6 +80,24 @@ pub struct Body {
     pub(crate) sleep_time: Fixed,
     /// Bounding box of each part at `xf` (kept in step with the transform).
     pub(crate) aabbs: Vec<Aabb>,
+    /// Box2D's "fat" boxes of the broad phase: a part's box grown by [`AABB_MARGIN`] and by
+    /// twice its last displacement, replaced only when the part leaves it. Pairs of parts exist
+    /// (as contacts, touching or not) while their fat boxes overlap, as in Box2D, which is what
+    /// gives contacts the creation order the island solver follows.
+    pub(crate) fat: Vec<Aabb>,
+}
+
+/// Margin of the broad phase's fat boxes (Box2D's `b2_aabbMargin`, m).
+pub const AABB_MARGIN: Fixed = Fixed::ratio(1, 10);
+/// Box2D's `b2_aabbMultiplier`: fat boxes reach ahead by this many displacements.
+const AABB_MULTIPLIER: i64 = 2;
+
+fn grow(bb: Aabb, by: Fixed) -> Aabb {
+    let m = Vec2::new(by, by);
+    Aabb {
+        lower: bb.lower - m,
+        upper: bb.upper + m,
+    }
 }
 
 impl Body {
@@ -148,6 +166,11 @@ impl Body {
             awake: def.kind == BodyKind::Dynamic,
             sleep_time: Fixed::ZERO,
             aabbs: def.parts.iter().map(|p| p.aabb(&xf)).collect(),
+            fat: def
+                .parts
+                .iter()
+                .map(|p| grow(p.aabb(&xf), AABB_MARGIN))
+                .collect(),
         }
     }
 
@@ -240,6 +263,40 @@ impl Body {
         };
         for (bb, part) in self.aabbs.iter_mut().zip(&self.parts) {
             *bb = part.aabb(&self.xf);
+        }
+    }
+
+    /// Box2D's `SynchronizeFixtures`: after a body moved from its sweep start (`c0`, `a0`) to
+    /// its current pose, re-fatten the broad-phase box of every part that left its fat box.
+    pub(crate) fn synchronize_fat_boxes(&mut self) {
+        let start = Sweep {
+            c: self.sweep.c0,
+            a: self.sweep.a0,
+            ..self.sweep
+        }
+        .transform_at(Fixed::ZERO);
+        let d = (self.xf.p - start.p).scale(Fixed::from_int(AABB_MULTIPLIER as i32));
+        for ((fat, part), now) in self.fat.iter_mut().zip(&self.parts).zip(&self.aabbs) {
+            let swept = part.aabb(&start).union(now);
+            let inside = fat.lower.x <= swept.lower.x
+                && fat.lower.y <= swept.lower.y
+                && swept.upper.x <= fat.upper.x
+                && swept.upper.y <= fat.upper.y;
+            if inside {
+                continue;
+            }
+            let mut b = grow(swept, AABB_MARGIN);
+            if d.x.is_negative() {
+                b.lower.x += d.x;
+            } else {
+                b.upper.x += d.x;
+            }
+            if d.y.is_negative() {
+                b.lower.y += d.y;
+            } else {
+                b.upper.y += d.y;
+            }
+            *fat = b;
         }
     }
 }

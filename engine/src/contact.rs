@@ -5,7 +5,6 @@ use crate::body::Body;
 use crate::collide::collide_shapes;
 use crate::fixed::Fixed;
 use crate::manifold::Manifold;
-use crate::settings::LINEAR_SLOP;
 use crate::shape::{Aabb, Shape};
 
 /// Canonical identity of a contact: the lower body id first. Contacts are kept sorted by it,
@@ -54,19 +53,15 @@ pub(crate) struct Proxy {
     dynamic: bool,
 }
 
-/// Candidate pairs whose boxes (grown by one linear slop) overlap, sorted by key. Pairs of two
+/// Candidate pairs: parts whose fat boxes overlap (see `Body::fat`), sorted by key. Pairs of two
 /// static bodies and pairs within one body are skipped.
 pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Vec<ContactKey>) {
     out.clear();
     proxies.clear();
-    let margin = crate::math::Vec2::new(LINEAR_SLOP, LINEAR_SLOP);
     for (bi, b) in bodies.iter().enumerate() {
-        for (pi, bb) in b.aabbs.iter().enumerate() {
+        for (pi, bb) in b.fat.iter().enumerate() {
             proxies.push(Proxy {
-                aabb: Aabb {
-                    lower: bb.lower - margin,
-                    upper: bb.upper + margin,
-                },
+                aabb: *bb,
                 body: bi as u32,
                 part: pi as u16,
                 dynamic: b.is_dynamic(),

@@ -242,6 +242,7 @@ impl IslandSolver {
             b.v = sb.v;
             b.w = sb.w;
             b.synchronize_transform();
+            b.synchronize_fat_boxes();
         }
         solved
     }
@@ -288,16 +289,31 @@ fn make_constraint(
         let kt = m_sum + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
         let dv = sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra);
         let vrel = n.dot(dv);
-        let velocity_bias = if vrel < -VELOCITY_THRESHOLD { -(restitution * vrel) } else { Fixed::ZERO };
-        let (normal_impulse, tangent_impulse) =
-            if warm { (mp.normal_impulse, mp.tangent_impulse) } else { (Fixed::ZERO, Fixed::ZERO) };
+        let velocity_bias = if vrel < -VELOCITY_THRESHOLD {
+            -(restitution * vrel)
+        } else {
+            Fixed::ZERO
+        };
+        let (normal_impulse, tangent_impulse) = if warm {
+            (mp.normal_impulse, mp.tangent_impulse)
+        } else {
+            (Fixed::ZERO, Fixed::ZERO)
+        };
         cc.points[j] = PointConstraint {
             ra,
             rb,
             normal_impulse,
             tangent_impulse,
-            normal_mass: if kn.is_positive() { Fixed::ONE / kn } else { Fixed::ZERO },
-            tangent_mass: if kt.is_positive() { Fixed::ONE / kt } else { Fixed::ZERO },
+            normal_mass: if kn.is_positive() {
+                Fixed::ONE / kn
+            } else {
+                Fixed::ZERO
+            },
+            tangent_mass: if kt.is_positive() {
+                Fixed::ONE / kt
+            } else {
+                Fixed::ZERO
+            },
             velocity_bias,
         };
     }
@@ -328,7 +344,12 @@ impl IslandSolver {
     /// impact (its sweep's `c0`/`a0`): position correction (Baumgarte 0.75, until the worst
     /// separation is above −1.5 slops), then velocities (no warm start, restitution from the
     /// current approach speed), then integration over the remaining time `h`.
-    pub(crate) fn solve_toi(&mut self, body: &mut Body, hits: &mut [crate::world::ToiContact], h: Fixed) {
+    pub(crate) fn solve_toi(
+        &mut self,
+        body: &mut Body,
+        hits: &mut [crate::world::ToiContact],
+        h: Fixed,
+    ) {
         let toi_baumgarte = Fixed::ratio(75, 100);
         let mut sb = SolverBody {
             c: body.sweep.c0,
@@ -347,14 +368,25 @@ impl IslandSolver {
                 let ra_shape = body.parts[hit.part].radius();
                 for j in 0..hit.manifold.count as usize {
                     let xa = sb.transform();
-                    let (n, point, sep) =
-                        position_point(&hit.manifold, j, &xa, ra_shape, &hit.static_xf, hit.static_radius);
+                    let (n, point, sep) = position_point(
+                        &hit.manifold,
+                        j,
+                        &xa,
+                        ra_shape,
+                        &hit.static_xf,
+                        hit.static_radius,
+                    );
                     let ra = point - sb.c;
                     min_sep = min_sep.min(sep);
-                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP)).clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP))
+                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
                     let rna = ra.cross(n);
                     let k = sb.inv_mass + sb.inv_inertia * rna * rna;
-                    let impulse = if k.is_positive() { -(corr / k) } else { Fixed::ZERO };
+                    let impulse = if k.is_positive() {
+                        -(corr / k)
+                    } else {
+                        Fixed::ZERO
+                    };
                     let p = n.scale(impulse);
                     sb.c -= p.scale(sb.inv_mass);
                     sb.a -= sb.inv_inertia * ra.cross(p);
@@ -385,8 +417,24 @@ impl IslandSolver {
         self.constraints.clear();
         for (i, hit) in hits.iter().enumerate() {
             let ra_shape = body.parts[hit.part].radius();
-            let wm = WorldManifold::new(&hit.manifold, &xa, ra_shape, &hit.static_xf, hit.static_radius);
-            let cc = make_constraint(&self.bodies, i, 0, 1, &wm, &hit.manifold, hit.friction, hit.restitution, false);
+            let wm = WorldManifold::new(
+                &hit.manifold,
+                &xa,
+                ra_shape,
+                &hit.static_xf,
+                hit.static_radius,
+            );
+            let cc = make_constraint(
+                &self.bodies,
+                i,
+                0,
+                1,
+                &wm,
+                &hit.manifold,
+                hit.friction,
+                hit.restitution,
+                false,
+            );
             self.constraints.push(cc);
         }
         for _ in 0..VELOCITY_ITERATIONS {
@@ -401,6 +449,7 @@ impl IslandSolver {
         body.v = sb.v;
         body.w = sb.w;
         body.synchronize_transform();
+        body.synchronize_fat_boxes();
     }
 }
 

@@ -400,7 +400,10 @@ impl World {
                 std::mem::take(&mut old[oi])
             } else {
                 self.next_contact_seq += 1;
-                Contact { seq: self.next_contact_seq, ..new_contact(&self.bodies, key) }
+                Contact {
+                    seq: self.next_contact_seq,
+                    ..new_contact(&self.bodies, key)
+                }
             };
             let awake =
                 self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
@@ -537,11 +540,19 @@ impl World {
             let mut skipped: Vec<(usize, usize)> = Vec::new();
             for _ in 0..MAX_TOI_SUBSTEPS {
                 let b = &self.bodies[bi];
-                if !b.awake || !b.is_dynamic() || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0) {
+                if !b.awake
+                    || !b.is_dynamic()
+                    || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0)
+                {
                     break;
                 }
                 let sweep = b.sweep;
-                let start = crate::math::Sweep { c: sweep.c0, a: sweep.a0, ..sweep }.transform_at(Fixed::ZERO);
+                let start = crate::math::Sweep {
+                    c: sweep.c0,
+                    a: sweep.a0,
+                    ..sweep
+                }
+                .transform_at(Fixed::ZERO);
                 let mut first: Option<(Fixed, usize, usize, usize)> = None;
                 for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
                     let swept: Aabb = part.aabb(&start).union(now);
@@ -561,20 +572,29 @@ impl World {
                         }
                     }
                 }
-                let Some((t, k_toi, si, pi)) = first else { break };
+                let Some((t, k_toi, si, pi)) = first else {
+                    break;
+                };
                 // Advance the sweep's start to the time of impact.
                 let b = &mut self.bodies[bi];
                 let backup = b.sweep;
                 b.sweep.c0 = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(t);
                 b.sweep.a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
-                let at_toi = crate::math::Sweep { c: b.sweep.c0, a: b.sweep.a0, ..b.sweep }.transform_at(Fixed::ZERO);
+                let at_toi = crate::math::Sweep {
+                    c: b.sweep.c0,
+                    a: b.sweep.a0,
+                    ..b.sweep
+                }
+                .transform_at(Fixed::ZERO);
                 let alpha = alpha0 + (Fixed::ONE - alpha0) * t;
                 // Manifolds with every static part the body touches at the time of impact.
                 let mut hits: Vec<ToiContact> = Vec::new();
                 let b = &self.bodies[bi];
                 let toi_touching = {
                     let s = &self.bodies[si];
-                    crate::collide::collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf).count > 0
+                    crate::collide::collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf)
+                        .count
+                        > 0
                 };
                 if !toi_touching {
                     // Not really touching (Box2D disables the contact for the rest of the step).
@@ -607,7 +627,9 @@ impl World {
                     }
                 }
                 let h = DT - DT * alpha;
-                self.scratch.solver.solve_toi(&mut self.bodies[bi], &mut hits, h);
+                self.scratch
+                    .solver
+                    .solve_toi(&mut self.bodies[bi], &mut hits, h);
                 alpha0 = alpha;
             }
         }
