@@ -1,4 +1,18 @@
-//! Baseline agents and their evaluation for rephyre (the paper's §3.2 and §4 protocol).
+//! Baseline agents and their evaluation for rephyre (the paper's §3.2 protocol and §4 agents).
+//!
+//! * [`protocol`]: the agent interface, the 100-attempt evaluator, the fixed action set and the
+//!   shared table of (task, action) outcomes;
+//! * [`baselines`]: RAND, MEM, MEM-O and the OPTIMAL oracle;
+//! * [`auccess`]: success curves and AUCCESS; [`wilcoxon`]: the one-sided signed-rank test used
+//!   to compare agents over folds.
 
 pub mod auccess;
+pub mod baselines;
+pub mod protocol;
 pub mod wilcoxon;
+
+pub use baselines::{Mem, MemO, Optimal, Rand};
+pub use protocol::{
+    evaluate, ActionSet, Agent, AttemptError, Attempts, Simulator, Status, StatusTable,
+    MAX_ATTEMPTS,
+};

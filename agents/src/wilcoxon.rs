@@ -214,7 +214,11 @@ mod tests {
         let w = wilcoxon_greater(&d, &[0.0; 20]).unwrap();
         assert!(!w.exact);
         // scipy 1.17.1, method='asymptotic': 0.015836994987053182.
-        assert!((w.p_value - 0.015_836_994_987_053_182).abs() < 1e-12, "{}", w.p_value);
+        assert!(
+            (w.p_value - 0.015_836_994_987_053_182).abs() < 1e-12,
+            "{}",
+            w.p_value
+        );
     }
 
     #[test]

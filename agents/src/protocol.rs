@@ -1,0 +1,196 @@
+//! The paper's protocol (§3.2): agents train with free simulator access on training tasks, then
+//! attempt each test task in turn; at most 100 valid attempts per task, invalid attempts are free
+//! and not logged, and a task counts as solved at its first solving attempt.
+//!
+//! Agents here act on a fixed, documented [`ActionSet`] and see the simulator through
+//! [`Simulator`], so a precomputed table of outcomes ([`StatusTable`]) or a synthetic world can
+//! stand in for the physics in tests.
+
+use crate::auccess::SolvedAt;
+
+/// Most valid attempts per task.
+pub const MAX_ATTEMPTS: u32 = 100;
+/// Most proposals (valid or not) per task, so a broken agent cannot loop forever.
+pub const MAX_PROPOSALS: u32 = 100_000;
+
+/// What an attempt gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Invalid,
+    NotSolved,
+    Solved,
+}
+
+impl Status {
+    /// Two-bit code used by [`StatusTable`].
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Invalid => 0,
+            Status::NotSolved => 1,
+            Status::Solved => 2,
+        }
+    }
+
+    pub fn from_code(c: u8) -> Option<Status> {
+        match c {
+            0 => Some(Status::Invalid),
+            1 => Some(Status::NotSolved),
+            2 => Some(Status::Solved),
+            _ => None,
+        }
+    }
+}
+
+/// The fixed action set: `len` actions of `dims` components, drawn uniformly from [0, 1]^dims
+/// with the counter-based RNG under `seed` (action i = `tasks::rng::uniform_vector(seed,
+/// ACTION_SET_STREAM, i, dims)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionSet {
+    pub seed: u64,
+    pub dims: usize,
+    pub actions: Vec<Vec<f64>>,
+}
+
+/// RNG stream of the action set.
+pub const ACTION_SET_STREAM: u64 = 0x4143_5449_4f4e; // "ACTION"
+
+impl ActionSet {
+    pub fn new(seed: u64, dims: usize, len: usize) -> ActionSet {
+        let actions = (0..len as u64)
+            .map(|i| tasks::rng::uniform_vector(seed, ACTION_SET_STREAM, i, dims))
+            .collect();
+        ActionSet {
+            seed,
+            dims,
+            actions,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+}
+
+/// The simulator as agents see it: the status of action `action` (an index into the action
+/// set) on task `task` (an index into the evaluation's task list).
+pub trait Simulator: Sync {
+    fn status(&self, task: usize, action: usize) -> Status;
+    /// The template of a task (for per-template rankings).
+    fn template(&self, task: usize) -> u32;
+}
+
+/// Statuses of every (task, action) pair, computed once and shared by every agent, setup and
+/// fold: the same action on the same task always gives the same status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusTable {
+    pub actions: usize,
+    /// Template of each task.
+    pub templates: Vec<u32>,
+    /// Row-major codes (`tasks × actions`).
+    pub codes: Vec<u8>,
+}
+
+impl Simulator for StatusTable {
+    fn status(&self, task: usize, action: usize) -> Status {
+        Status::from_code(self.codes[task * self.actions + action]).unwrap_or(Status::Invalid)
+    }
+
+    fn template(&self, task: usize) -> u32 {
+        self.templates[task]
+    }
+}
+
+/// A test-time agent over an action set.
+pub trait Agent {
+    fn name(&self) -> &'static str;
+    /// Training phase: free access to `sim` on the training tasks (and dev tasks for tuning).
+    fn train(&mut self, sim: &dyn Simulator, train: &[usize], dev: &[usize]);
+    /// A new test task begins.
+    fn start_task(&mut self, sim: &dyn Simulator, task: usize);
+    /// The next action to try (an action-set index), or `None` to give up on this task.
+    fn propose(&mut self) -> Option<usize>;
+    /// The status of the last proposal.
+    fn observe(&mut self, action: usize, status: Status);
+    /// The task is over (solved or out of attempts); online agents update here.
+    fn end_task(&mut self, solved: bool) {
+        let _ = solved;
+    }
+}
+
+/// The attempt counter of one task: refuses a 101st valid attempt.
+#[derive(Clone, Debug, Default)]
+pub struct Attempts {
+    valid: u32,
+    proposals: u32,
+    solved_at: SolvedAt,
+}
+
+/// Why an attempt was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttemptError {
+    /// All [`MAX_ATTEMPTS`] valid attempts are used.
+    NoAttemptsLeft,
+    /// [`MAX_PROPOSALS`] proposals reached.
+    TooManyProposals,
+    /// The task is already solved.
+    AlreadySolved,
+}
+
+impl Attempts {
+    /// Record a proposal's status; invalid ones are free.
+    pub fn record(&mut self, status: Status) -> Result<(), AttemptError> {
+        if self.solved_at.is_some() {
+            return Err(AttemptError::AlreadySolved);
+        }
+        if self.proposals >= MAX_PROPOSALS {
+            return Err(AttemptError::TooManyProposals);
+        }
+        if status != Status::Invalid && self.valid >= MAX_ATTEMPTS {
+            return Err(AttemptError::NoAttemptsLeft);
+        }
+        self.proposals += 1;
+        if status != Status::Invalid {
+            self.valid += 1;
+            if status == Status::Solved {
+                self.solved_at = Some(self.valid);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn valid(&self) -> u32 {
+        self.valid
+    }
+
+    pub fn solved_at(&self) -> SolvedAt {
+        self.solved_at
+    }
+
+    pub fn finished(&self) -> bool {
+        self.solved_at.is_some() || self.valid >= MAX_ATTEMPTS || self.proposals >= MAX_PROPOSALS
+    }
+}
+
+/// Run `agent` on the test tasks in order and return when each was solved.
+pub fn evaluate(agent: &mut dyn Agent, sim: &dyn Simulator, test: &[usize]) -> Vec<SolvedAt> {
+    let mut out = Vec::with_capacity(test.len());
+    for &task in test {
+        agent.start_task(sim, task);
+        let mut attempts = Attempts::default();
+        while !attempts.finished() {
+            let Some(action) = agent.propose() else { break };
+            let status = sim.status(task, action);
+            if attempts.record(status).is_err() {
+                break;
+            }
+            agent.observe(action, status);
+        }
+        agent.end_task(attempts.solved_at().is_some());
+        out.push(attempts.solved_at());
+    }
+    out
+}
