@@ -1,3 +1,69 @@
-fn main() {
-    println!("rephyre: under construction");
+//! `rephyre`: parse the command line, run the command, and turn any error into one line on
+//! stderr (`rephyre: error: …`) with exit status 2.
+
+use clap::error::ErrorKind;
+use clap::Parser;
+use harness::cli::Cli;
+use std::process::ExitCode;
+
+/// Exit status of every error.
+const FAILURE: u8 = 2;
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "rephyre: internal error (a bug, please report it): {}",
+            one_line(&info.to_string())
+        );
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(e),
+    };
+    match harness::commands::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        // `rephyre tasks list | head`: the reader went away; that is not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rephyre: error: {}", one_line(&format!("{e:#}")));
+            ExitCode::from(FAILURE)
+        }
+    }
+}
+
+/// Help and version go to stdout with status 0; every other parse error is one line.
+fn clap_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("rephyre: error: a command is needed (see --help)");
+            ExitCode::from(FAILURE)
+        }
+        _ => {
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("invalid command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("rephyre: error: {} (see --help)", one_line(first));
+            ExitCode::from(FAILURE)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Collapse whitespace runs (newlines included) into single spaces.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

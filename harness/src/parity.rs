@@ -226,6 +226,8 @@ pub struct ParitySummary {
 
 /// Our random-action rates for one template: (valid, solved, invalid) counts.
 pub type OwnRates = BTreeMap<(String, String), (u64, u64, u64)>;
+/// One task's contribution to [`OwnRates`].
+type TaskRates = ((String, String), (u64, u64, u64));
 
 /// Fold per-row results (`ours[i]` for `rows[i]`: −1, 0, 1) into the report.
 pub fn summarize(
@@ -505,7 +507,7 @@ pub fn run(
             .collect()
     });
     // Our own random-action rates per (tier, template), in the task's own tier.
-    let per_task: Vec<((String, String), (u64, u64, u64))> = pool.install(|| {
+    let per_task: Vec<TaskRates> = pool.install(|| {
         task_set
             .tasks()
             .par_iter()
@@ -520,9 +522,13 @@ pub fn run(
                 let mut index = 0u64;
                 for _ in 0..random_per_task {
                     let a = loop {
-                        let a = crate::rng::uniform_vector(RATE_SEED, stream, index, tier.action_len());
+                        let a =
+                            crate::rng::uniform_vector(RATE_SEED, stream, index, tier.action_len());
                         index += 1;
-                        if !matches!(tasks::validate_action(task, tier, &a), Err(tasks::InvalidAction::OutsideScene { .. })) {
+                        if !matches!(
+                            tasks::validate_action(task, tier, &a),
+                            Err(tasks::InvalidAction::OutsideScene { .. })
+                        ) {
                             break a;
                         }
                     };

@@ -22,6 +22,10 @@ pub trait TaskJob: Sync {
     type State: Clone + Default + Send + Serialize + DeserializeOwned;
     /// Number of tasks.
     fn len(&self) -> usize;
+    /// Whether there is no task.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// A string naming everything that determines the results (resume refuses a checkpoint
     /// written by a different job).
     fn fingerprint(&self) -> String;
@@ -60,6 +64,9 @@ struct Checkpoint<S> {
     /// (task, finished, state) for every task that has started.
     tasks: Vec<(u32, bool, S)>,
 }
+
+/// Per task: not started (`None`) or (finished, state).
+type Slots<S> = Mutex<Vec<Option<(bool, S)>>>;
 
 const CHECKPOINT_FORMAT: &str = "rephyre-checkpoint-1";
 
@@ -125,7 +132,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         }
         b.build().context("cannot start worker threads")?
     };
-    let save = |slots: &Mutex<Vec<Option<(bool, J::State)>>>| -> Result<()> {
+    let save = |slots: &Slots<J::State>| -> Result<()> {
         let Some(path) = &cfg.checkpoint else {
             return Ok(());
         };

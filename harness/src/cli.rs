@@ -1,0 +1,490 @@
+//! The command line of `rephyre`: every command, option and help text (clap derive). Parsing
+//! only; the work is in [`crate::commands`].
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use tasks::Tier;
+
+const MAIN_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks list --tier ball --template 00002
+  rephyre simulate 00002:017 --action 0.42,0.71,0.3
+  rephyre render 00002:017 --action 0.42,0.71,0.3 --step 120 --out frame.png
+  rephyre solvability --tier ball --templates 00000-00004 --out solvability.csv --summary solvability.md
+  rephyre --threads 2 bench
+
+Exit status: 0 on success, 2 on any error (one line on stderr: `rephyre: error: ...`).";
+
+/// rephyre: the PHYRE physical-reasoning benchmark on a bit-reproducible fixed-point engine.
+#[derive(Debug, Parser)]
+#[command(name = "rephyre", version, after_help = MAIN_EXAMPLES)]
+pub struct Cli {
+    /// Use the tasks of FILE (rephyre's task format, e.g. made by `rephyre tasks import`)
+    /// instead of the built-in PHYRE-B/2B tasks.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub threads: Option<u32>,
+
+    /// Show a progress bar on stderr (default: only when stderr is a terminal).
+    #[arg(long, global = true)]
+    pub progress: bool,
+
+    /// Never show a progress bar.
+    #[arg(long, global = true, conflicts_with = "progress")]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List, show and import tasks.
+    #[command(subcommand)]
+    Tasks(TasksCommand),
+    /// Simulate one action on one task and report the outcome.
+    Simulate(SimulateArgs),
+    /// Draw a task's scene (optionally with an action, after some steps) as PNG or raw bytes.
+    Render(RenderArgs),
+    /// Decide per task whether random actions solve it (SPEC §8), with a CSV and a summary.
+    Solvability(SolvabilityArgs),
+    /// Histogram of how many tasks of a template one random action solves (SPEC §8).
+    Diversity(DiversityArgs),
+    /// Share of tasks a random agent solves versus the number of attempts (PHYRE paper, Fig. 2a).
+    RandomCurve(RandomCurveArgs),
+    /// The harness's own speed benchmark (random actions), beside the original's figures.
+    Bench(BenchArgs),
+    /// Compare rephyre's outcomes with the original PHYRE's on the reference actions.
+    Parity(ParityArgs),
+    /// Evaluate agents (RAND, MEM, MEM-O, OPTIMAL) on setups and folds: AUCCESS, success@10.
+    #[command(after_help = EVAL_EXAMPLES)]
+    Eval(EvalArgs),
+    /// One-sided Wilcoxon signed-rank test: is agent A better than B over paired folds?
+    #[command(after_help = COMPARE_EXAMPLES)]
+    Compare(CompareArgs),
+    /// Determinism audit against the committed golden hashes (or write a new golden).
+    #[command(after_help = AUDIT_EXAMPLES)]
+    Audit(AuditArgs),
+}
+
+const EVAL_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre eval --agent all --setup all --folds 0-9 --actions 200 --cache table --out results.csv --table table.md --plot curves.svg
+  rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
+  rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
+
+The agents rank one fixed set of --actions random actions per tier (the paper: 10,000). The
+status of every (task, action) pair of the tier is computed once (parallel, resumable with
+--cache) and shared by every agent, setup and fold.";
+
+const COMPARE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre eval --agent memo --setup ball_cross_template --out memo.csv
+  rephyre eval --agent mem --setup ball_cross_template --out mem.csv
+  rephyre compare memo.csv mem.csv
+
+Pairs folds by (setup, fold); scipy's wilcoxon(zero_method='wilcox', correction=False,
+alternative='greater') on the per-fold AUCCESS; significant when p < 0.01.";
+
+const AUDIT_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre audit                              # all 5,000 tasks x 2 actions vs tests/golden/audit-full.txt
+  rephyre audit --subset ci                  # 502 runs vs tests/golden/audit-ci.txt
+  rephyre audit --write-golden mine.txt      # record this build's results
+  rephyre audit --golden mine.txt            # compare with them (e.g. on another machine)
+  rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms";
+
+/// Arguments of `rephyre eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// rand, mem, memo, optimal or all.
+    #[arg(long, default_value = "all")]
+    pub agent: String,
+    /// ball_cross_template, ball_within_template, two_balls_cross_template,
+    /// two_balls_within_template, or all.
+    #[arg(long, default_value = "all")]
+    pub setup: String,
+    /// Folds, e.g. 0-9 or 0,3,5.
+    #[arg(long, default_value = "0-9")]
+    pub folds: String,
+    /// Evaluate on the test or the dev split.
+    #[arg(long, default_value = "test")]
+    pub split: String,
+    /// Size of the agents' fixed action set per tier (the paper: 10,000).
+    #[arg(long, default_value_t = 10_000)]
+    pub actions: usize,
+    /// Seed of the action set and of RAND's orders.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Per-fold results (CSV).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown table shaped like the paper's Table 1.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Success-curve plot (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Arguments of `rephyre compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Results of agent A (from `rephyre eval`).
+    pub a: PathBuf,
+    /// Results of agent B.
+    pub b: PathBuf,
+}
+
+/// Arguments of `rephyre audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// ci (502 runs) or full (10,000 runs over all tasks).
+    #[arg(long, default_value = "full")]
+    pub subset: String,
+    /// Valid actions per task (needs --golden or --write-golden).
+    #[arg(long, value_name = "N")]
+    pub actions_per_task: Option<u32>,
+    /// Write this build's results as a golden file.
+    #[arg(long, value_name = "FILE")]
+    pub write_golden: Option<PathBuf>,
+    /// Compare with this golden file (default: the committed one).
+    #[arg(long, value_name = "FILE")]
+    pub golden: Option<PathBuf>,
+    /// Print per-phase hashes of one run: TASK_ID:ACTION_INDEX.
+    #[arg(long, value_name = "RUN")]
+    pub trace: Option<String>,
+    /// Steps to trace.
+    #[arg(long, default_value_t = 1000)]
+    pub steps: u32,
+}
+
+const TASKS_LIST_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks list
+  rephyre tasks list --tier two_balls
+  rephyre tasks list --template 00013
+  rephyre --tasks mine.rpts tasks list";
+
+const TASKS_SHOW_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks show 00000:000
+  rephyre tasks show 00100:000 --png scene.png --scale 2";
+
+const TASKS_IMPORT_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks import tasks.bin.lzma --out phyre.rpts
+  rephyre --tasks phyre.rpts tasks list --template 00000";
+
+#[derive(Debug, Subcommand)]
+pub enum TasksCommand {
+    /// One line per task: id, tier, number of scene objects, description.
+    #[command(after_help = TASKS_LIST_EXAMPLES)]
+    List {
+        /// Only tasks of this tier (ball or two_balls).
+        #[arg(long, value_parser = parse_tier)]
+        tier: Option<Tier>,
+        /// Only tasks of this template (e.g. 00013 or 13).
+        #[arg(long, value_name = "T")]
+        template: Option<String>,
+    },
+    /// Bodies, goal, tier and description of one task.
+    #[command(after_help = TASKS_SHOW_EXAMPLES)]
+    Show {
+        /// Task id, TTTTT:III.
+        id: String,
+        /// Also draw the initial scene to this PNG file.
+        #[arg(long, value_name = "FILE")]
+        png: Option<PathBuf>,
+        /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+        scale: u32,
+    },
+    /// Convert the original PHYRE task file (tasks.bin.lzma: xz + Thrift) to rephyre's format.
+    #[command(after_help = TASKS_IMPORT_EXAMPLES)]
+    Import {
+        /// The original task file.
+        file: PathBuf,
+        /// Where to write the rephyre task file.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+}
+
+const SIMULATE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre simulate 00000:000 --action 0.5,0.5,0.3
+  rephyre simulate 00100:005 --action 0.2,0.8,0.1,0.7,0.8,0.1 --json
+  rephyre simulate 00000:000 --action 0.5,0.5,0.3 --gif run.gif --scale 2
+
+The action is x,y,r per ball in [0, 1]: x = 255·a0, y = 255·a1, r = 2 + 30·a2 px.
+Status is SOLVED, NOT_SOLVED or INVALID (with the reason; an invalid action is not simulated).";
+
+#[derive(Debug, Args)]
+#[command(after_help = SIMULATE_EXAMPLES)]
+pub struct SimulateArgs {
+    /// Task id, TTTTT:III.
+    pub id: String,
+    /// Comma-separated action: 3 numbers (ball tier) or 6 (two_balls).
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub action: String,
+    /// Action tier (default: the task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Write an animated GIF of the run (the state after steps 1, 61, 121, … and the last
+    /// step; the action's balls outlined where they started).
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const RENDER_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre render 00000:000 --out scene.png
+  rephyre render 00000:000 --action 0.5,0.5,0.3 --step 300 --out t300.png --scale 3
+  rephyre render 00000:000 --raw --out scene.bin
+
+--raw writes the 65,536 observation bytes (256 rows of 256, row 0 = bottom of the scene;
+values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).";
+
+#[derive(Debug, Args)]
+#[command(after_help = RENDER_EXAMPLES)]
+pub struct RenderArgs {
+    /// Task id, TTTTT:III.
+    pub id: String,
+    /// Add the user balls of this action (comma-separated, as for `simulate`).
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub action: Option<String>,
+    /// Action tier (default: the task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Draw the state after this many steps (0 = initial scene, at most 1000).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub step: u32,
+    /// Write the raw observation bytes instead of a PNG.
+    #[arg(long)]
+    pub raw: bool,
+    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
+    /// Output file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+const SOLVABILITY_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre solvability --tier ball --out ball.csv --summary ball.md --checkpoint ball.ckpt
+  rephyre solvability --tier ball --out ball.csv --checkpoint ball.ckpt --resume
+  rephyre solvability --tier two_balls --templates 00100,00105-00107 --tasks-per-template 5 --out t.csv
+  rephyre solvability --tier ball --templates 0-4 --min-valid 200 --max-valid 2000 --out quick.csv
+
+Per task, random actions (rephyre's counter-based RNG: seed, task id, index) are drawn in batches
+of --batch valid actions. A solution is stable when each of its 8 half-pixel neighbours is solved
+or invalid. After each batch the binomial tests of SPEC §8 are evaluated; a task stops when it has
+at least --min-valid valid actions and the stable-solution decision is made (SOLVABLE needs at least
+--min-solutions stable solutions), or at --max-valid.
+Flags: GOOD/BAD (any solution: solvable/unsolvable), GOOD_STABLE/BAD_STABLE (stable solutions),
+TRIVIAL (stable solutions / all attempts, invalid included, >= 0.1), UNDECIDED (none of these).
+The CSV is byte-identical for any --threads and after --resume.";
+
+#[derive(Debug, Args)]
+#[command(after_help = SOLVABILITY_EXAMPLES)]
+pub struct SolvabilityArgs {
+    /// Action tier; also selects the default templates (that tier's tasks).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Tier,
+    /// Templates, e.g. 00000,00001 or ranges 0-4,00010-00012 (default: all of the tier).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Only the first N tasks (by id) of each template.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: Option<u32>,
+    /// Null solution rate (default 1e-5 for ball, 1e-6 for two_balls).
+    #[arg(long)]
+    pub p0: Option<f64>,
+    /// Significance level of both tests.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Valid actions to try before a task may stop.
+    #[arg(long, default_value_t = 10_000)]
+    pub min_valid: u64,
+    /// Stable solutions needed to call a task solvable.
+    #[arg(long, default_value_t = 3)]
+    pub min_solutions: u64,
+    /// Most valid actions per task (default 2/p0: 200000 for ball, 2000000 for two_balls,
+    /// enough to decide unsolvable with no solution).
+    #[arg(long, value_name = "N")]
+    pub max_valid: Option<u64>,
+    /// Valid actions per batch (the tests are evaluated after each batch).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV report (one row per task).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown summary per template.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Save progress to FILE every few seconds.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, hide = true, default_value_t = 10.0)]
+    pub checkpoint_secs: f64,
+}
+
+const DIVERSITY_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre diversity --tier ball --out diversity.csv --plot diversity.svg
+  rephyre diversity --tier ball --templates 00000-00002 --samples 10000 --out d.csv
+  rephyre diversity --tier ball --samples 100000 --out d.csv --checkpoint d.ckpt --resume
+
+Every sampled action is tried on every task of each template; the CSV counts, per template, how
+many actions solve exactly k of its tasks (k = 0 ... number of tasks). The same actions are used
+for every template.";
+
+#[derive(Debug, Args)]
+#[command(after_help = DIVERSITY_EXAMPLES)]
+pub struct DiversityArgs {
+    /// Action tier; also selects the default templates.
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Tier,
+    /// Random actions to sample.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub samples: u64,
+    /// Templates, e.g. 00000,00001 or ranges 0-4 (default: all of the tier).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Only the first N tasks (by id) of each template.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: Option<u32>,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV histogram.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// SVG plot of the histograms.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Save progress to FILE every few seconds.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, hide = true, default_value_t = 10.0)]
+    pub checkpoint_secs: f64,
+}
+
+const RANDOM_CURVE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre random-curve --tier ball --out curve.csv --plot curve.svg
+  rephyre random-curve --tier two_balls --runs 3 --attempts 20 --tasks-per-template 10 --out c.csv
+
+A random agent tries random valid actions on each task until one solves it or the attempts are
+used up (invalid actions are free). The CSV gives, for k = 1 ... --attempts, the share of tasks
+solved within k attempts in each run, their mean and sample standard deviation; stdout also gives
+the AUCCESS of each run.";
+
+#[derive(Debug, Args)]
+#[command(after_help = RANDOM_CURVE_EXAMPLES)]
+pub struct RandomCurveArgs {
+    /// Action tier; also selects the tasks (that tier's templates).
+    #[arg(long, value_parser = parse_tier, default_value = "ball")]
+    pub tier: Tier,
+    /// Independent runs of the random agent.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+    /// Valid attempts per task.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub attempts: u32,
+    /// Templates, e.g. 00000,00001 or ranges 0-4 (default: all of the tier).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Only the first N tasks (by id) of each template.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: Option<u32>,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV curve.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// SVG plot (log-scaled attempts axis).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+const BENCH_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre bench
+  rephyre bench --threads 1
+  rephyre bench --tier two_balls --tasks-per-template 4 --actions 500
+
+Times are CPU time per call (each worker thread's own CPU clock), comparable with the original's
+per-call CPU figures of SPEC §9 whatever else runs on the machine; wall-clock throughput is
+printed too.";
+
+#[derive(Debug, Args)]
+#[command(after_help = BENCH_EXAMPLES)]
+pub struct BenchArgs {
+    /// Action tier; the tasks are the first tasks of each of that tier's templates.
+    #[arg(long, value_parser = parse_tier, default_value = "ball")]
+    pub tier: Tier,
+    /// Tasks per template.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: u32,
+    /// Random actions (calls) per task.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub actions: u32,
+    /// Print the figures as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const PARITY_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre parity
+  rephyre parity --out parity.md --random-per-task 100
+  rephyre parity --reference outcomes-A.csv --json";
+
+#[derive(Debug, Args)]
+#[command(after_help = PARITY_EXAMPLES)]
+pub struct ParityArgs {
+    /// Reference outcomes (outcomes-A.csv format; default: the copy built into rephyre).
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<PathBuf>,
+    /// Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Random actions per task for rephyre's own per-template solve and invalid rates.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub random_per_task: u32,
+}
+
+/// Parse a tier name for clap.
+pub fn parse_tier(s: &str) -> Result<Tier, String> {
+    Tier::parse(s).ok_or_else(|| format!("unknown tier {s:?} (expected ball or two_balls)"))
+}

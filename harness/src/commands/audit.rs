@@ -1,0 +1,113 @@
+//! `rephyre audit`: the determinism audit (see the `audit` crate) run in parallel, compared with
+//! a golden file (by default the one committed for the built-in tasks), or written as a new
+//! golden; `--trace` prints per-phase hashes of one run to bisect a divergence.
+
+use super::Ctx;
+use crate::cli::AuditArgs;
+use crate::output::{check_writable, write_atomic};
+use anyhow::{bail, Context, Result};
+use audit::{AuditPlan, RunRecord};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Golden files committed for the built-in tasks (tests/golden/).
+const GOLDEN_FULL: &str = include_str!("../../../tests/golden/audit-full.txt");
+const GOLDEN_CI: &str = include_str!("../../../tests/golden/audit-ci.txt");
+
+pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
+    let set = ctx.task_set()?;
+    if let Some(spec) = &a.trace {
+        return trace(set, spec, a.steps);
+    }
+    let mut plan = AuditPlan::by_name(&a.subset)
+        .with_context(|| format!("unknown --subset {:?} (ci or full)", a.subset))?;
+    if let Some(n) = a.actions_per_task {
+        plan.actions_per_task = n;
+    }
+    if let Some(p) = &a.write_golden {
+        check_writable(p)?;
+    }
+    // Which golden to compare with, read before the (long) run so a bad path fails at once.
+    let golden_text = match (&a.golden, &a.write_golden) {
+        (Some(p), _) => Some(
+            std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read golden file {}", p.display()))?,
+        ),
+        (None, Some(_)) => None,
+        (None, None) => {
+            if ctx.tasks_file.is_some() || a.actions_per_task.is_some() {
+                bail!("no committed golden fits --tasks/--actions-per-task: give --golden FILE or --write-golden FILE");
+            }
+            Some(
+                if a.subset == "ci" {
+                    GOLDEN_CI
+                } else {
+                    GOLDEN_FULL
+                }
+                .to_string(),
+            )
+        }
+    };
+    let start = Instant::now();
+    let tasks = plan.tasks(set);
+    let per_task: Vec<Vec<RunRecord>> = ctx.pool()?.install(|| {
+        tasks
+            .par_iter()
+            .map(|t| {
+                audit::audit_actions(t, plan.actions_per_task)
+                    .into_iter()
+                    .map(|(i, v)| audit::audit_run(t, i, &v, plan.checkpoint_stride))
+                    .collect()
+            })
+            .collect()
+    });
+    let records: Vec<RunRecord> = per_task.into_iter().flatten().collect();
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(p) = &a.write_golden {
+        write_atomic(p, audit::golden_text(plan, &records).as_bytes())?;
+        println!(
+            "wrote {} runs over {} tasks to {} ({secs:.1} s)",
+            records.len(),
+            tasks.len(),
+            p.display()
+        );
+        return Ok(());
+    }
+    let want = audit::parse_golden(golden_text.as_deref().unwrap_or_default())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    match audit::first_mismatch(&want, &records, plan.checkpoint_stride) {
+        None => {
+            println!(
+                "MATCH {} runs over {} tasks ({secs:.1} s)",
+                records.len(),
+                tasks.len()
+            );
+            Ok(())
+        }
+        Some(m) => bail!("audit MISMATCH: {m}"),
+    }
+}
+
+fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
+    let (id, idx) = spec
+        .rsplit_once(':')
+        .filter(|(id, _)| id.contains(':'))
+        .context("--trace takes TASK_ID:ACTION_INDEX, e.g. 00000:001:0")?;
+    let task = set.lookup(id).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let idx: u64 = idx
+        .parse()
+        .with_context(|| format!("bad action index {idx:?}"))?;
+    let a = tasks::rng::uniform_vector(
+        audit::AUDIT_SEED,
+        tasks::rng::stream_of(id),
+        idx,
+        task.tier().action_len(),
+    );
+    let valid = tasks::validate_action(task, task.tier(), &a)
+        .map_err(|e| anyhow::anyhow!("audit action {idx} of {id} is invalid: {e}"))?;
+    print!(
+        "{}",
+        audit::trace_text(&audit::trace(task, &valid, steps.min(1000)))
+    );
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! `rephyre bench`: the harness's own speed benchmark on the B-tier random-action workload,
+//! as CPU time per call (each worker's thread CPU clock), beside the original's figures of
+//! SPEC §9.
+
+use super::{select_tasks, Ctx};
+use crate::cli::BenchArgs;
+use crate::rng::{stream_of, uniform_vector};
+use anyhow::Result;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::Write;
+use std::time::Instant;
+use tasks::{simulate, validate_action, SimOptions, Tier};
+
+/// Seed of the benchmark's actions (fixed, so every run does the same work).
+const BENCH_SEED: u64 = 0xbe9c;
+
+/// CPU time of the calling thread, nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on
+    // every Linux and macOS the project builds on.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// User + system CPU time of the whole process, nanoseconds.
+fn process_cpu_ns() -> u64 {
+    // SAFETY: an all-zero rusage is a valid value to be overwritten.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable rusage.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    if rc != 0 {
+        return 0;
+    }
+    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct Totals {
+    calls: u64,
+    valid: u64,
+    invalid: u64,
+    solved: u64,
+    steps_stepped: u64,
+    steps_covered: u64,
+    solved_steps: u64,
+    cpu_valid_ns: u64,
+    cpu_invalid_ns: u64,
+    /// XOR of the final hashes: the same work gives the same value on any thread count.
+    hash_xor: u64,
+}
+
+impl Totals {
+    fn add(mut self, o: Totals) -> Totals {
+        self.calls += o.calls;
+        self.valid += o.valid;
+        self.invalid += o.invalid;
+        self.solved += o.solved;
+        self.steps_stepped += o.steps_stepped;
+        self.steps_covered += o.steps_covered;
+        self.solved_steps += o.solved_steps;
+        self.cpu_valid_ns += o.cpu_valid_ns;
+        self.cpu_invalid_ns += o.cpu_invalid_ns;
+        self.hash_xor ^= o.hash_xor;
+        self
+    }
+}
+
+/// The figures `bench` prints (and its `--json` form).
+#[derive(Debug, Serialize)]
+struct Report {
+    tier: String,
+    tasks: usize,
+    threads: usize,
+    totals: Totals,
+    calls_per_cpu_s: f64,
+    valid_sims_per_cpu_s: f64,
+    ms_per_valid_sim: f64,
+    ms_per_invalid_call: f64,
+    invalid_share: f64,
+    steps_stepped_per_valid: f64,
+    steps_covered_per_valid: f64,
+    solved_run_steps: f64,
+    wall_s: f64,
+    process_cpu_s: f64,
+    calls_per_wall_s: f64,
+    valid_sims_per_wall_s: f64,
+}
+
+/// The original's figures (SPEC §9): calls/s, valid sims/s, ms per valid run, ms per invalid
+/// call, invalid share of its discrete action space, steps covered per valid run.
+fn original(
+    tier: Tier,
+) -> (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+) {
+    match tier {
+        Tier::Ball => ("≈ 620", "≈ 460", "≈ 2.2", "≈ 0.13", "27 %"),
+        Tier::TwoBalls => ("≈ 590", "≈ 300", "≈ 3.1–3.4", "≈ 0.13", "50 %"),
+    }
+}
+
+pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
+    let set = ctx.task_set()?;
+    let tasks = select_tasks(set, a.tier, None, Some(a.tasks_per_template))?;
+    let pool = ctx.pool()?;
+    let threads = pool.current_num_threads();
+    let tier = a.tier;
+    let actions = a.actions as u64;
+    let cpu0 = process_cpu_ns();
+    let start = Instant::now();
+    let totals = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|task| {
+                let stream = stream_of(&task.id().to_string());
+                let mut t = Totals::default();
+                for i in 0..actions {
+                    let action = uniform_vector(BENCH_SEED, stream, i, tier.action_len());
+                    let c0 = thread_cpu_ns();
+                    let outcome = validate_action(task, tier, &action)
+                        .ok()
+                        .and_then(|v| simulate(task, &v, SimOptions::default()).ok());
+                    let dt = thread_cpu_ns().saturating_sub(c0);
+                    t.calls += 1;
+                    match outcome {
+                        None => {
+                            t.invalid += 1;
+                            t.cpu_invalid_ns += dt;
+                        }
+                        Some(o) => {
+                            t.valid += 1;
+                            t.cpu_valid_ns += dt;
+                            t.steps_stepped += o.stepped as u64;
+                            t.steps_covered += o.steps as u64;
+                            if o.solved {
+                                t.solved += 1;
+                                t.solved_steps += o.steps as u64;
+                            }
+                            t.hash_xor ^= o.final_hash;
+                        }
+                    }
+                }
+                t
+            })
+            .reduce(Totals::default, Totals::add)
+    });
+    let wall = start.elapsed().as_secs_f64();
+    let process_cpu = process_cpu_ns().saturating_sub(cpu0) as f64 * 1e-9;
+    let t = totals;
+    let div = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    let cpu_all = (t.cpu_valid_ns + t.cpu_invalid_ns) as f64 * 1e-9;
+    let cpu_valid = t.cpu_valid_ns as f64 * 1e-9;
+    let r = Report {
+        tier: tier.to_string(),
+        tasks: tasks.len(),
+        threads,
+        totals: t,
+        calls_per_cpu_s: div(t.calls as f64, cpu_all),
+        valid_sims_per_cpu_s: div(t.valid as f64, cpu_valid),
+        ms_per_valid_sim: div(t.cpu_valid_ns as f64 * 1e-6, t.valid as f64),
+        ms_per_invalid_call: div(t.cpu_invalid_ns as f64 * 1e-6, t.invalid as f64),
+        invalid_share: div(t.invalid as f64, t.calls as f64),
+        steps_stepped_per_valid: div(t.steps_stepped as f64, t.valid as f64),
+        steps_covered_per_valid: div(t.steps_covered as f64, t.valid as f64),
+        solved_run_steps: div(t.solved_steps as f64, t.solved as f64),
+        wall_s: wall,
+        process_cpu_s: process_cpu,
+        calls_per_wall_s: div(t.calls as f64, wall),
+        valid_sims_per_wall_s: div(t.valid as f64, wall),
+    };
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let o = original(tier);
+    writeln!(
+        out,
+        "rephyre bench: {} tier, {} tasks × {} random actions = {} calls, {} thread{}",
+        tier,
+        r.tasks,
+        a.actions,
+        t.calls,
+        threads,
+        if threads == 1 { "" } else { "s" }
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14}   original (SPEC §9, Python API, 1 thread)",
+        "CPU time per call", "rephyre"
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.0}   {}",
+        "calls/s, all", r.calls_per_cpu_s, o.0
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.0}   {}",
+        "valid simulations/s", r.valid_sims_per_cpu_s, o.1
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.3}   {}",
+        "ms per valid simulation", r.ms_per_valid_sim, o.2
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.4}   {}",
+        "ms per invalid call", r.ms_per_invalid_call, o.3
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>13.1}%   {} (discrete action space)",
+        "invalid share",
+        100.0 * r.invalid_share,
+        o.4
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.1}   ≈ 993",
+        "steps per valid run, covered", r.steps_covered_per_valid
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.1}   (no early exit: = covered)",
+        "steps per valid run, stepped", r.steps_stepped_per_valid
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>14.1}   {}",
+        "steps per solved run",
+        r.solved_run_steps,
+        if tier == Tier::Ball {
+            "≈ 590"
+        } else {
+            "≈ 755"
+        }
+    )?;
+    writeln!(
+        out,
+        "solved {} of {} valid runs; final-hash xor {:016x}",
+        t.solved, t.valid, t.hash_xor
+    )?;
+    writeln!(
+        out,
+        "wall {:.2} s, process CPU {:.2} s: {:.0} calls/s, {:.0} valid simulations/s wall-clock",
+        r.wall_s, r.process_cpu_s, r.calls_per_wall_s, r.valid_sims_per_wall_s
+    )?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,193 @@
+//! `rephyre diversity`: solution diversity (SPEC §8). Every sampled action is tried on every
+//! task of each template; per template, a histogram of actions by the number of its tasks they
+//! solve.
+//!
+//! Work is split into runner tasks of (template, chunk of actions); each chunk's histogram
+//! depends only on its actions, and the histograms are summed, so the result does not depend on
+//! the thread count.
+
+use super::{check_outputs, select_tasks, tasks_fingerprint, Ctx};
+use crate::cli::DiversityArgs;
+use crate::rng::{stream_of, uniform_vector};
+use crate::runner::{self, RunConfig, TaskJob};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use tasks::{simulate, validate_action, SimOptions, Task, Tier};
+
+/// Actions per runner task.
+const CHUNK: u64 = 500;
+/// Actions per batch within a chunk.
+const BATCH: u64 = 25;
+/// The RNG stream of the sampled actions (the same actions for every template).
+const STREAM: &str = "diversity";
+
+/// State of one chunk.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ChunkState {
+    /// Actions of the chunk done.
+    pub done: u64,
+    /// hist[k] = actions that solve exactly k tasks of the template.
+    pub hist: Vec<u64>,
+    /// Simulations run.
+    pub sims: u64,
+}
+
+struct Job<'a> {
+    fingerprint: String,
+    tier: Tier,
+    seed: u64,
+    samples: u64,
+    /// Tasks per template, in template order.
+    templates: Vec<(String, Vec<&'a Task>)>,
+    chunks_per_template: u64,
+}
+
+impl Job<'_> {
+    fn chunk(&self, t: usize) -> (usize, u64, u64) {
+        let template = t / self.chunks_per_template as usize;
+        let c = t as u64 % self.chunks_per_template;
+        let lo = c * CHUNK;
+        (template, lo, (lo + CHUNK).min(self.samples))
+    }
+}
+
+impl TaskJob for Job<'_> {
+    type State = ChunkState;
+
+    fn len(&self) -> usize {
+        self.templates.len() * self.chunks_per_template as usize
+    }
+
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+
+    fn advance(&self, t: usize, s: &mut ChunkState) -> bool {
+        let (template, lo, hi) = self.chunk(t);
+        let tasks = &self.templates[template].1;
+        if s.hist.is_empty() {
+            s.hist = vec![0; tasks.len() + 1];
+        }
+        let stream = stream_of(STREAM);
+        let end = (lo + s.done + BATCH).min(hi);
+        for index in lo + s.done..end {
+            let a = uniform_vector(self.seed, stream, index, self.tier.action_len());
+            let mut solved = 0;
+            for task in tasks {
+                if let Ok(v) = validate_action(task, self.tier, &a) {
+                    s.sims += 1;
+                    if simulate(task, &v, SimOptions::default()).is_ok_and(|o| o.solved) {
+                        solved += 1;
+                    }
+                }
+            }
+            s.hist[solved] += 1;
+        }
+        s.done = end - lo;
+        end >= hi
+    }
+
+    fn simulations(&self, s: &ChunkState) -> u64 {
+        s.sims
+    }
+}
+
+pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
+    if !(a.checkpoint_secs > 0.0 && a.checkpoint_secs < 1e6) {
+        anyhow::bail!("--checkpoint-secs must be positive");
+    }
+    let mut outputs = vec![a.out.as_path()];
+    outputs.extend(a.plot.as_deref());
+    outputs.extend(a.checkpoint.as_deref());
+    check_outputs(outputs)?;
+    let set = ctx.task_set()?;
+    let tasks = select_tasks(set, a.tier, a.templates.as_deref(), a.tasks_per_template)?;
+    let fingerprint = format!(
+        "diversity-1 rephyre-{} tier={} seed={} samples={} {}",
+        env!("CARGO_PKG_VERSION"),
+        a.tier,
+        a.seed,
+        a.samples,
+        tasks_fingerprint(&tasks)?
+    );
+    let mut templates: Vec<(String, Vec<&Task>)> = Vec::new();
+    for t in tasks {
+        let name = t.id().template_str();
+        match templates.last_mut() {
+            Some((n, v)) if *n == name => v.push(t),
+            _ => templates.push((name, vec![t])),
+        }
+    }
+    let job = Job {
+        fingerprint,
+        tier: a.tier,
+        seed: a.seed,
+        samples: a.samples,
+        templates,
+        chunks_per_template: a.samples.div_ceil(CHUNK),
+    };
+    let cfg = RunConfig {
+        threads: ctx.threads,
+        checkpoint: a.checkpoint.clone(),
+        resume: a.resume,
+        checkpoint_every: std::time::Duration::from_secs_f64(a.checkpoint_secs),
+        progress: ctx.progress,
+    };
+    let states = runner::run(&job, &cfg)?;
+    // Sum the chunks of each template.
+    let mut hists: Vec<Vec<u64>> = job
+        .templates
+        .iter()
+        .map(|(_, ts)| vec![0; ts.len() + 1])
+        .collect();
+    for (t, s) in states.iter().enumerate() {
+        let (template, _, _) = job.chunk(t);
+        for (k, n) in s.hist.iter().enumerate() {
+            hists[template][k] += n;
+        }
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["template", "tier", "tasks", "solved_tasks", "actions"])?;
+    for ((name, ts), h) in job.templates.iter().zip(&hists) {
+        for (k, n) in h.iter().enumerate() {
+            w.write_record([
+                name.clone(),
+                a.tier.to_string(),
+                ts.len().to_string(),
+                k.to_string(),
+                n.to_string(),
+            ])?;
+        }
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("cannot write the CSV: {e}"))?;
+    crate::output::write_atomic(&a.out, &bytes)?;
+    if let Some(p) = &a.plot {
+        let series: Vec<(String, Vec<u64>)> = job
+            .templates
+            .iter()
+            .zip(&hists)
+            .map(|((n, _), h)| (n.clone(), h.clone()))
+            .collect();
+        let svg = super::plot::diversity_svg(a.tier, a.samples, &series)?;
+        crate::output::write_atomic(p, svg.as_bytes())?;
+    }
+    for ((name, ts), h) in job.templates.iter().zip(&hists) {
+        let solving: u64 = h[1..].iter().sum();
+        let mean = h
+            .iter()
+            .enumerate()
+            .map(|(k, n)| k as f64 * *n as f64)
+            .sum::<f64>()
+            / a.samples as f64;
+        println!(
+            "{name}: {} tasks; {:.4} % of actions solve at least one, mean tasks solved per action {:.4}",
+            ts.len(),
+            100.0 * solving as f64 / a.samples as f64,
+            mean
+        );
+    }
+    println!("-> {}", a.out.display());
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! SVG plots (plotters, SVG backend only).
+
+use anyhow::Result;
+use plotters::prelude::*;
+use tasks::Tier;
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("cannot draw the plot: {e}")
+}
+
+/// The random agent's success curve: mean share of tasks solved within k attempts (log-x), with
+/// a ±1 standard deviation band. `points` are (k, mean, std).
+pub fn curve_svg(
+    tier: Tier,
+    tasks: usize,
+    runs: u32,
+    points: &[(u32, f64, f64)],
+) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let max_k = points.last().map_or(2, |p| p.0).max(2) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Random agent, {tier} tier: {tasks} tasks, {runs} runs"),
+                ("sans-serif", 22),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d((1f64..max_k).log_scale(), 0f64..1f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .max_light_lines(1)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .x_desc("valid attempts per task")
+            .y_desc("share of tasks solved")
+            .draw()
+            .map_err(err)?;
+        let mut band: Vec<(f64, f64)> = points
+            .iter()
+            .map(|&(k, m, s)| (k as f64, (m + s).min(1.0)))
+            .collect();
+        band.extend(
+            points
+                .iter()
+                .rev()
+                .map(|&(k, m, s)| (k as f64, (m - s).max(0.0))),
+        );
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))
+            .map_err(err)?
+            .label("± 1 std")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.2).filled()));
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|&(k, m, _)| (k as f64, m)),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label("mean")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Per template, the share of sampled actions that solve exactly k of its tasks (log-y; zero
+/// counts are left out).
+pub fn diversity_svg(tier: Tier, samples: u64, series: &[(String, Vec<u64>)]) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let max_k = series.iter().map(|s| s.1.len()).max().unwrap_or(2).max(2) as f64 - 1.0;
+        let n = samples.max(1) as f64;
+        let min_share = (0.5 / n).min(0.5);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Solution diversity, {tier} tier, {samples} random actions"),
+                ("sans-serif", 22),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..max_k.max(1.0), (min_share..1f64).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .max_light_lines(1)
+            .x_labels((max_k as usize + 1).min(21))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_desc("tasks of the template solved by one action")
+            .y_desc("share of actions")
+            .draw()
+            .map_err(err)?;
+        for (i, (name, hist)) in series.iter().enumerate() {
+            let colour = Palette99::pick(i).to_rgba();
+            let pts: Vec<(f64, f64)> = hist
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(k, &c)| (k as f64, c as f64 / n))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(1)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour));
+            chart
+                .draw_series(pts.into_iter().map(|p| Circle::new(p, 2, colour.filled())))
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Success curves of agents: share of test tasks solved within k valid attempts (log-x), one
+/// line per (agent, setup). `series` are (label, s_1 … s_100).
+pub fn success_curves_svg(series: &[(String, Vec<f64>)]) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let max_k = series.iter().map(|s| s.1.len()).max().unwrap_or(2).max(2) as f64;
+        let top = series
+            .iter()
+            .flat_map(|s| s.1.iter().copied())
+            .fold(0.05f64, f64::max)
+            .min(1.0);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Success curves (share of test tasks solved within k attempts)",
+                ("sans-serif", 22),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d((1f64..max_k).log_scale(), 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .max_light_lines(1)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.2}"))
+            .x_desc("valid attempts per task")
+            .y_desc("share of tasks solved")
+            .draw()
+            .map_err(err)?;
+        for (i, (name, curve)) in series.iter().enumerate() {
+            let colour = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    curve.iter().enumerate().map(|(k, &s)| ((k + 1) as f64, s)),
+                    colour.stroke_width(2),
+                ))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}

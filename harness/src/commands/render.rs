@@ -1,0 +1,130 @@
+//! `rephyre render ID [--action …] [--step N] --out FILE [--raw]`, and the drawing helpers the
+//! other commands share (observations, PNG, GIF), all through the raster crate.
+
+use super::{check_action_len, lookup, parse_action, Ctx};
+use crate::cli::RenderArgs;
+use anyhow::{bail, Result};
+use engine::World;
+use raster::{Indexed, Observation};
+use std::path::Path;
+use tasks::{validate_action, Task, UserBall};
+
+/// Steps between the frames of a rollout (SPEC §5: frame k is the state after k·60 + 1 steps).
+pub const FRAME_STRIDE: u32 = raster::FRAME_STRIDE;
+/// Most steps `render --step` simulates (the length of a run).
+pub const MAX_RENDER_STEP: u32 = 1000;
+/// GIF frame delay (hundredths of a second): a frame is 60 steps = 1 s of simulated time, so
+/// the animation runs 4× faster than real time.
+pub const GIF_DELAY_CS: u16 = 25;
+
+pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
+    let action = a.action.as_deref().map(parse_action).transpose()?;
+    if a.step > MAX_RENDER_STEP {
+        bail!(
+            "--step {} is past the end of a run ({MAX_RENDER_STEP} steps)",
+            a.step
+        );
+    }
+    let set = ctx.task_set()?;
+    let task = lookup(set, &a.id)?;
+    let tier = a.tier.unwrap_or(task.tier());
+    crate::output::check_writable(&a.out)?;
+    let balls: Vec<UserBall> = match &action {
+        None => Vec::new(),
+        Some(action) => {
+            check_action_len(action, tier)?;
+            match validate_action(task, tier, action) {
+                Ok(v) => v.balls().to_vec(),
+                Err(why) => bail!("the action is invalid for {}: {why}", task.id()),
+            }
+        }
+    };
+    let obs = observe(task, &balls, a.step)?;
+    let bytes = if a.raw {
+        obs.as_bytes().to_vec()
+    } else {
+        png_bytes(&obs, a.scale as usize)?
+    };
+    crate::output::write_atomic(&a.out, &bytes)?;
+    println!(
+        "{} step {} -> {} ({})",
+        task.id(),
+        a.step,
+        a.out.display(),
+        if a.raw {
+            "raw observation, 65536 bytes, row 0 = bottom"
+        } else {
+            "PNG"
+        }
+    );
+    Ok(())
+}
+
+/// The observation of `task` with `balls` after `steps` steps of plain physics (the goal does
+/// not stop it).
+pub fn observe(task: &Task, balls: &[UserBall], steps: u32) -> Result<Observation> {
+    let mut setup = task
+        .build_world(balls)
+        .map_err(|e| anyhow::anyhow!("cannot build the world of {}: {e}", task.id()))?;
+    for _ in 0..steps {
+        setup.world.step();
+    }
+    Ok(observe_world(&setup.world, &setup.colours))
+}
+
+/// The observation of a world (256 × 256 bytes, row 0 = bottom).
+pub fn observe_world(world: &World, colours: &[u8]) -> Observation {
+    raster::render(world, colours)
+}
+
+/// A PNG of an observation in the display palette, up at the top, scaled by `scale`.
+pub fn png_bytes(obs: &Observation, scale: usize) -> Result<Vec<u8>> {
+    raster::picture::png_bytes(&Indexed::from_observation(obs, scale))
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// Frames of a rollout with the user balls (`balls`, px) outlined.
+pub fn gif_frames(frames: &[Observation], balls: &[UserBall], scale: usize) -> Vec<Indexed> {
+    frames
+        .iter()
+        .map(|f| {
+            let mut img = Indexed::from_observation(f, scale);
+            for b in balls {
+                img.outline_circle(
+                    b.x.to_f64(),
+                    b.y.to_f64(),
+                    b.r.to_f64(),
+                    scale,
+                    raster::picture::OUTLINE,
+                );
+            }
+            img
+        })
+        .collect()
+}
+
+/// Write an animated GIF atomically (the encoder writes a temporary file that is then renamed).
+pub fn write_gif(path: &Path, frames: &[Indexed]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("cannot write {}: not a file path", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = raster::write_gif(&tmp, frames, GIF_DELAY_CS)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .and_then(|()| {
+            std::fs::rename(&tmp, path)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+        });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

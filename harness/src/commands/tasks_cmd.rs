@@ -1,0 +1,155 @@
+//! `rephyre tasks list | show | import`.
+
+use super::{lookup, parse_template, Ctx};
+use crate::cli::TasksCommand;
+use anyhow::Result;
+use engine::BodyKind;
+use std::io::Write;
+use tasks::{Part, ShapeType, Task, TaskSet};
+
+pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
+    match cmd {
+        TasksCommand::List { tier, template } => {
+            let template = template.as_deref().map(parse_template).transpose()?;
+            let set = ctx.task_set()?;
+            let mut out = std::io::stdout().lock();
+            for t in set.tasks() {
+                if tier.is_some_and(|tier| t.tier() != tier)
+                    || template.is_some_and(|n| t.id().template() != n)
+                {
+                    continue;
+                }
+                let objects = t
+                    .bodies()
+                    .iter()
+                    .filter(|b| b.shape_type != ShapeType::Undefined)
+                    .count();
+                writeln!(
+                    out,
+                    "{}\t{}\t{} objects\t{}",
+                    t.id(),
+                    t.tier(),
+                    objects,
+                    t.description()
+                )?;
+            }
+            out.flush()?;
+            Ok(())
+        }
+        TasksCommand::Show { id, png, scale } => {
+            let set = ctx.task_set()?;
+            let task = lookup(set, &id)?;
+            if let Some(p) = &png {
+                crate::output::check_writable(p)?;
+            }
+            let mut out = std::io::stdout().lock();
+            write_task(&mut out, task)?;
+            if let Some(p) = &png {
+                let obs = super::render::observe(task, &[], 0)?;
+                crate::output::write_atomic(p, &super::render::png_bytes(&obs, scale as usize)?)?;
+                writeln!(out, "png:         {}", p.display())?;
+            }
+            out.flush()?;
+            Ok(())
+        }
+        TasksCommand::Import { file, out } => {
+            crate::output::check_writable(&out)?;
+            let tasks = tasks::import::import_phyre_file(&file)
+                .map_err(|e| anyhow::anyhow!("cannot import {}: {e}", file.display()))?;
+            let set = TaskSet::from_tasks(tasks).map_err(|e| anyhow::anyhow!("{e}"))?;
+            crate::output::write_atomic(&out, &set.to_store_bytes(true))?;
+            let ball = set.tier(tasks::Tier::Ball).count();
+            println!(
+                "imported {} tasks ({} ball, {} two_balls, {} templates) into {}",
+                set.len(),
+                ball,
+                set.len() - ball,
+                set.templates().len(),
+                out.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn shape_name(s: ShapeType) -> &'static str {
+    match s {
+        ShapeType::Undefined => "wall",
+        ShapeType::Ball => "ball",
+        ShapeType::Bar => "bar",
+        ShapeType::Jar => "jar",
+        ShapeType::StandingSticks => "standing sticks",
+    }
+}
+
+fn colour_name(code: u8) -> &'static str {
+    match code {
+        1 => "red",
+        2 => "green",
+        3 => "blue",
+        4 => "purple",
+        5 => "gray",
+        6 => "black",
+        _ => "-",
+    }
+}
+
+fn kind_name(k: BodyKind) -> &'static str {
+    match k {
+        BodyKind::Static => "static",
+        BodyKind::Dynamic => "dynamic",
+    }
+}
+
+/// The human-readable description of a task (`tasks show`).
+pub fn write_task(out: &mut impl Write, task: &Task) -> Result<()> {
+    let goal = task.goal();
+    let b1 = &task.bodies()[goal.body1];
+    let b2 = &task.bodies()[goal.body2];
+    writeln!(out, "task:        {}", task.id())?;
+    writeln!(out, "tier:        {}", task.tier())?;
+    writeln!(out, "template:    {}", task.id().template_str())?;
+    writeln!(out, "description: {}", task.description())?;
+    writeln!(
+        out,
+        "goal:        body {} ({} {} {}) TOUCHING body {} ({} {} {}) for 180 steps (3 s)",
+        goal.body1,
+        colour_name(task.colour(goal.body1).code()),
+        kind_name(b1.kind),
+        shape_name(b1.shape_type),
+        goal.body2,
+        colour_name(task.colour(goal.body2).code()),
+        kind_name(b2.kind),
+        shape_name(b2.shape_type),
+    )?;
+    writeln!(out, "bodies:      {} (px, radians)", task.bodies().len())?;
+    writeln!(
+        out,
+        "  {:>3}  {:<15} {:<7} {:<6} {:>9} {:>9} {:>8} {:>9}  parts",
+        "#", "shape", "kind", "colour", "x", "y", "angle", "diameter"
+    )?;
+    for (i, b) in task.bodies().iter().enumerate() {
+        let parts: Vec<String> = b
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Circle { radius, .. } => format!("circle r={:.3}", radius.to_f64()),
+                Part::Polygon { vertices } => format!("polygon {}", vertices.len()),
+            })
+            .collect();
+        writeln!(
+            out,
+            "  {:>3}  {:<15} {:<7} {:<6} {:>9.3} {:>9.3} {:>8.4} {:>9.3}  {}",
+            i,
+            shape_name(b.shape_type),
+            kind_name(b.kind),
+            colour_name(task.colour(i).code()),
+            b.position.x.to_f64(),
+            b.position.y.to_f64(),
+            b.angle.to_f64(),
+            b.diameter.to_f64(),
+            parts.join(", ")
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,971 @@
+//! End-to-end tests of the `rephyre` binary: every command's happy path on small inputs, bad
+//! input everywhere (one-line error, exit status 2, no panic), thread-count independence and
+//! kill/resume of the solvability runner.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rephyre"));
+    c.stdin(Stdio::null());
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// Run and expect success; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "rephyre {args:?} failed ({:?}): {err}",
+        o.status
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+/// Run and expect the one-line error; returns that line.
+fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "rephyre {args:?} should fail with status 2; stderr: {err}; stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "rephyre {args:?}: not one line: {err:?}");
+    assert!(lines[0].starts_with("rephyre: error: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    lines[0].to_string()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+fn col(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// help
+
+#[test]
+fn every_command_has_help_with_examples() {
+    for cmd in [
+        vec!["--help"],
+        vec!["tasks", "list", "--help"],
+        vec!["tasks", "show", "--help"],
+        vec!["tasks", "import", "--help"],
+        vec!["simulate", "--help"],
+        vec!["render", "--help"],
+        vec!["solvability", "--help"],
+        vec!["diversity", "--help"],
+        vec!["random-curve", "--help"],
+        vec!["bench", "--help"],
+        vec!["parity", "--help"],
+    ] {
+        let out = ok(&cmd);
+        assert!(out.contains("EXAMPLES:"), "{cmd:?}: {out}");
+        assert!(out.contains("rephyre "), "{cmd:?}");
+    }
+    // The hidden checkpoint interval stays hidden.
+    assert!(!ok(&["solvability", "--help"]).contains("checkpoint-secs"));
+}
+
+#[test]
+fn command_line_errors_are_one_line() {
+    fails(&[]);
+    fails(&["bogus"]);
+    fails(&["tasks"]);
+    fails(&["simulate", "00000:000"]); // --action missing
+    fails(&["--threads", "0", "tasks", "list"]);
+    fails(&["--threads", "x", "tasks", "list"]);
+    fails(&["tasks", "list", "--tier", "three_balls"]);
+    fails(&["solvability", "--tier", "ball"]); // --out missing
+    fails(&[
+        "solvability",
+        "--tier",
+        "ball",
+        "--out",
+        "x.csv",
+        "--resume",
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// tasks
+
+#[test]
+fn tasks_list_filters() {
+    let all = ok(&["tasks", "list"]);
+    assert_eq!(all.lines().count(), 5000);
+    let two = ok(&["tasks", "list", "--tier", "two_balls"]);
+    assert_eq!(two.lines().count(), 2500);
+    assert!(two
+        .lines()
+        .all(|l| l.split('\t').nth(1) == Some("two_balls")));
+    let t13 = ok(&["tasks", "list", "--template", "13"]);
+    assert_eq!(t13.lines().count(), 100);
+    assert!(t13.lines().all(|l| l.starts_with("00013:")));
+    assert_eq!(
+        ok(&[
+            "tasks",
+            "list",
+            "--tier",
+            "two_balls",
+            "--template",
+            "00013"
+        ]),
+        ""
+    );
+    fails(&["tasks", "list", "--template", "1x"]);
+    fails(&["tasks", "list", "--template", "123456"]);
+}
+
+#[test]
+fn tasks_show_describes_a_task() {
+    let out = ok(&["tasks", "show", "00100:000"]);
+    assert!(out.contains("task:        00100:000"), "{out}");
+    assert!(out.contains("tier:        two_balls"), "{out}");
+    assert!(out.contains("TOUCHING"), "{out}");
+    assert!(out.contains("wall"), "{out}");
+    assert!(out.contains("description: "), "{out}");
+    assert!(fails(&["tasks", "show", "00000:999"]).contains("unknown task"));
+    assert!(fails(&["tasks", "show", "0:0"]).contains("malformed task id"));
+}
+
+fn original_task_file() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/reference/phyre-0.2.2/tasks.bin.lzma");
+    p.exists().then_some(p)
+}
+
+#[test]
+fn tasks_import_round_trips_and_feeds_tasks_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("phyre.rpts");
+    // Bad inputs first: missing file, a file that is not xz, an unwritable output.
+    let junk = dir.path().join("junk.lzma");
+    std::fs::write(&junk, b"not an xz file").unwrap();
+    fails(&[
+        "tasks",
+        "import",
+        "/nonexistent/tasks.bin.lzma",
+        "--out",
+        s(&out),
+    ]);
+    assert!(fails(&["tasks", "import", s(&junk), "--out", s(&out)]).contains("xz"));
+    assert!(!out.exists());
+    // `--tasks` with a file that is not a task file.
+    assert!(fails(&["--tasks", s(&junk), "tasks", "list"]).contains("--tasks"));
+    fails(&["--tasks", "/nonexistent.rpts", "tasks", "list"]);
+    let Some(original) = original_task_file() else {
+        eprintln!("note: original tasks.bin.lzma not found; import round trip skipped");
+        return;
+    };
+    fails(&[
+        "tasks",
+        "import",
+        s(&original),
+        "--out",
+        "/nonexistent-dir/x.rpts",
+    ]);
+    let msg = ok(&["tasks", "import", s(&original), "--out", s(&out)]);
+    assert!(msg.contains("imported 5000 tasks"), "{msg}");
+    // The imported file, given with --tasks, is the built-in set.
+    assert_eq!(
+        ok(&["--tasks", s(&out), "tasks", "list"]),
+        ok(&["tasks", "list"])
+    );
+    let last = ok(&["tasks", "list"])
+        .lines()
+        .last()
+        .unwrap()
+        .split('\t')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        ok(&["--tasks", s(&out), "tasks", "show", &last]),
+        ok(&["tasks", "show", &last])
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// simulate
+
+fn simulate_json(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["simulate"];
+    a.extend_from_slice(args);
+    a.push("--json");
+    serde_json::from_str(&ok(&a)).expect("one JSON object")
+}
+
+#[test]
+fn simulate_reports_an_outcome() {
+    let v = simulate_json(&["00000:000", "--action", "0.5,0.5,0.3"]);
+    let status = v["status"].as_str().unwrap();
+    assert!(status == "SOLVED" || status == "NOT_SOLVED", "{v}");
+    let steps = v["steps"].as_u64().unwrap();
+    let stepped = v["stepped"].as_u64().unwrap();
+    assert!(stepped >= 1 && stepped <= steps && steps <= 1000, "{v}");
+    if status == "NOT_SOLVED" {
+        assert_eq!(steps, 1000);
+        assert!(v["solved_step"].is_null());
+    }
+    let hash = v["final_hash"].as_str().unwrap();
+    assert_eq!(hash.len(), 16);
+    assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()));
+    // Deterministic, and the text form says the same.
+    assert_eq!(v, simulate_json(&["00000:000", "--action", "0.5,0.5,0.3"]));
+    let text = ok(&["simulate", "00000:000", "--action", "0.5,0.5,0.3"]);
+    assert!(
+        text.contains(&format!("status:           {status}")),
+        "{text}"
+    );
+    assert!(text.contains(hash), "{text}");
+    // A two-ball action on a ball task, with --tier.
+    let v = simulate_json(&[
+        "00000:000",
+        "--tier",
+        "two_balls",
+        "--action",
+        "0.2,0.8,0.1,0.8,0.8,0.1",
+    ]);
+    assert_eq!(v["tier"], "two_balls");
+    assert_ne!(v["status"], "INVALID", "{v}");
+}
+
+#[test]
+fn simulate_reports_invalid_actions_with_the_reason() {
+    let v = simulate_json(&["00000:000", "--action", "1.5,0.5,0.3"]);
+    assert_eq!(v["status"], "INVALID");
+    assert!(
+        v["reason"].as_str().unwrap().contains("outside [0, 1]"),
+        "{v}"
+    );
+    assert!(v["steps"].is_null());
+    // Radius 32 px at x = 0: outside the scene.
+    let v = simulate_json(&["00000:000", "--action", "0,0.5,1"]);
+    assert_eq!(v["status"], "INVALID");
+    let text = ok(&["simulate", "00000:000", "--action", "0,0.5,1"]);
+    assert!(text.contains("status:           INVALID ("), "{text}");
+}
+
+#[test]
+fn simulate_bad_input() {
+    let a = |act: &str| fails(&["simulate", "00000:000", "--action", act]);
+    assert!(a("0.5,x").contains("not a number"));
+    assert!(a("0.5,x,0.3").contains("not a number"));
+    assert!(a("NaN,0.5,0.3").contains("finite"));
+    assert!(a("0.5,inf,0.3").contains("finite"));
+    assert!(a("").contains("empty action"));
+    assert!(a("0.5,0.5").contains("takes 3"));
+    assert!(a("0.5,0.5,0.3,0.5").contains("takes 3"));
+    assert!(fails(&[
+        "simulate",
+        "00000:000",
+        "--tier",
+        "two_balls",
+        "--action",
+        "0.5,0.5,0.3"
+    ])
+    .contains("takes 6"));
+    assert!(fails(&["simulate", "00100:000", "--action", "0.5,0.5,0.3"]).contains("takes 6"));
+    fails(&[
+        "simulate",
+        "00000:000",
+        "--tier",
+        "3",
+        "--action",
+        "0.5,0.5,0.3",
+    ]);
+    assert!(fails(&["simulate", "12345:000", "--action", "0.5,0.5,0.3"]).contains("unknown task"));
+    assert!(fails(&["simulate", "abc", "--action", "0.5,0.5,0.3"]).contains("malformed task id"));
+    fails(&[
+        "simulate",
+        "00000:000",
+        "--action",
+        "0.5,0.5,0.3",
+        "--gif",
+        "/nonexistent-dir/run.gif",
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// render
+
+fn render_raw(args: &[&str]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("obs.bin");
+    let mut a = vec!["render", "--raw", "--out", s(&out)];
+    a.extend_from_slice(args);
+    ok(&a);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.len(), 65536);
+    assert!(bytes.iter().all(|&b| b <= 6));
+    bytes
+}
+
+/// Mean row of the pixels of value `v` (row 0 = bottom in a raw observation).
+fn mean_row(obs: &[u8], v: u8) -> f64 {
+    let rows: Vec<usize> = (0..obs.len())
+        .filter(|&i| obs[i] == v)
+        .map(|i| i / 256)
+        .collect();
+    assert!(!rows.is_empty(), "no pixel of value {v}");
+    rows.iter().sum::<usize>() as f64 / rows.len() as f64
+}
+
+fn decode_png(path: &Path) -> (u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Indexed);
+    assert_eq!(info.width, info.height);
+    buf.truncate(info.buffer_size());
+    (info.width, buf)
+}
+
+#[test]
+fn render_observations_and_pictures() {
+    // 00001:000: a green ball falls onto a floor; user balls are red (1).
+    let scene = render_raw(&["00001:000"]);
+    assert_eq!(scene, render_raw(&["00001:000", "--step", "0"]));
+    assert!(!scene.contains(&1), "no user ball without an action");
+    let action = "0.6397238684805773,0.6794866332003704,0.8309523899446835";
+    let with_ball = render_raw(&["00001:000", "--action", action]);
+    assert!(with_ball.contains(&1));
+    let later = render_raw(&["00001:000", "--action", action, "--step", "60"]);
+    assert_ne!(with_ball, later);
+    // Row 0 is the bottom: the falling green ball's rows go down.
+    assert!(mean_row(&later, 2) < mean_row(&with_ball, 2) - 1.0);
+    // The PNG is the same picture, up at the top, scaled.
+    let dir = tempfile::tempdir().unwrap();
+    let png_path = dir.path().join("scene.png");
+    ok(&[
+        "render",
+        "00001:000",
+        "--action",
+        action,
+        "--out",
+        s(&png_path),
+        "--scale",
+        "2",
+    ]);
+    let (w, img) = decode_png(&png_path);
+    assert_eq!(w, 512);
+    for y in 0..256 {
+        for x in 0..256 {
+            assert_eq!(img[(2 * y) * 512 + 2 * x], with_ball[(255 - y) * 256 + x]);
+        }
+    }
+    // tasks show --png draws the initial scene.
+    let show = dir.path().join("show.png");
+    let text = ok(&["tasks", "show", "00001:000", "--png", s(&show)]);
+    assert!(text.contains("png:"), "{text}");
+    let (w, img) = decode_png(&show);
+    assert_eq!(w, 256);
+    for y in 0..256 {
+        for x in 0..256 {
+            assert_eq!(img[y * 256 + x], scene[(255 - y) * 256 + x]);
+        }
+    }
+    fails(&[
+        "tasks",
+        "show",
+        "00001:000",
+        "--png",
+        "/nonexistent-dir/s.png",
+    ]);
+}
+
+#[test]
+fn simulate_writes_a_gif_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let gif_path = dir.path().join("run.gif");
+    let v = simulate_json(&[
+        "00001:000",
+        "--action",
+        "0.5,0.5,0.3",
+        "--gif",
+        s(&gif_path),
+        "--scale",
+        "2",
+    ]);
+    assert_eq!(v["gif"], s(&gif_path));
+    let steps = v["steps"].as_u64().unwrap();
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts
+        .read_info(std::fs::File::open(&gif_path).unwrap())
+        .unwrap();
+    assert_eq!((dec.width(), dec.height()), (512, 512));
+    let mut frames = 0;
+    while dec.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    // Frames after steps 1, 61, 121, … and the last step when it is not one of those.
+    let expected = (steps - 1).div_ceil(60) + 1;
+    assert_eq!(frames, expected, "{v}");
+    // An invalid action writes no GIF.
+    let bad = dir.path().join("bad.gif");
+    let v = simulate_json(&["00001:000", "--action", "1.5,0.5,0.3", "--gif", s(&bad)]);
+    assert_eq!(v["status"], "INVALID");
+    assert!(!bad.exists());
+}
+
+#[test]
+fn render_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.bin");
+    let o = s(&out);
+    fails(&[
+        "render",
+        "00000:000",
+        "--raw",
+        "--out",
+        "/nonexistent-dir/x.bin",
+    ]);
+    fails(&["render", "00000:000", "--raw", "--out", s(dir.path())]);
+    fails(&["render", "00000:000", "--raw", "--step", "1001", "--out", o]);
+    fails(&["render", "00000:000", "--scale", "0", "--out", o]);
+    fails(&["render", "00000:000", "--scale", "9", "--out", o]);
+    fails(&[
+        "render",
+        "00000:000",
+        "--raw",
+        "--action",
+        "0.5,y,0.1",
+        "--out",
+        o,
+    ]);
+    assert!(fails(&[
+        "render",
+        "00000:000",
+        "--raw",
+        "--action",
+        "2,0.5,0.1",
+        "--out",
+        o
+    ])
+    .contains("invalid"));
+    fails(&["render", "99999:999", "--raw", "--out", o]);
+    assert!(!out.exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// solvability
+
+const SOLV_SMALL: [&str; 12] = [
+    "solvability",
+    "--tier",
+    "ball",
+    "--templates",
+    "00000-00001",
+    "--tasks-per-template",
+    "1",
+    "--min-valid",
+    "200",
+    "--max-valid",
+    "1000",
+    "--quiet",
+];
+
+fn solvability(extra: &[&str], threads: &str) -> Output {
+    let mut a = vec!["--threads", threads];
+    a.extend_from_slice(&SOLV_SMALL);
+    a.extend_from_slice(&["--batch", "100"]);
+    a.extend_from_slice(extra);
+    run(&a)
+}
+
+/// Check a solvability CSV against the rules it must obey; returns its rows.
+fn check_solvability_csv(text: &str, min_valid: u64, max_valid: u64) -> Vec<Vec<String>> {
+    let (h, rows) = parse_csv(text);
+    assert_eq!(
+        h.join(","),
+        "task_id,tier,valid,invalid,solved,stable,p_solvable,p_unsolvable,p_stable_solvable,\
+         p_stable_unsolvable,flags,samples_needed,solutions"
+    );
+    for r in &rows {
+        let n = |c: &str| r[col(&h, c)].parse::<u64>().unwrap();
+        let (valid, solved, stable) = (n("valid"), n("solved"), n("stable"));
+        assert!(stable <= solved && solved <= valid, "{r:?}");
+        assert!(valid <= max_valid, "{r:?}");
+        let flags = &r[col(&h, "flags")];
+        let decided = flags.contains("GOOD_STABLE") || flags.contains("BAD_STABLE");
+        if decided {
+            assert!(valid >= min_valid, "{r:?}");
+            assert_eq!(r[col(&h, "samples_needed")], valid.to_string(), "{r:?}");
+        } else {
+            assert_eq!(valid, max_valid, "stopped early without a decision: {r:?}");
+            assert_eq!(r[col(&h, "samples_needed")], "");
+        }
+        let sols: Vec<&str> = r[col(&h, "solutions")]
+            .split(';')
+            .filter(|x| !x.is_empty())
+            .collect();
+        assert_eq!(sols.len() as u64, stable.min(5), "{r:?}");
+        for p in [
+            "p_solvable",
+            "p_unsolvable",
+            "p_stable_solvable",
+            "p_stable_unsolvable",
+        ] {
+            let v: f64 = r[col(&h, p)].parse().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{p} {v}");
+        }
+    }
+    rows
+}
+
+#[test]
+fn solvability_small_run_threads_and_kill_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    let (csv1, md1, csv2, md2) = (d("1.csv"), d("1.md"), d("2.csv"), d("2.md"));
+    let o = solvability(&["--out", s(&csv1), "--summary", s(&md1)], "1");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("2 tasks:"), "{stdout}");
+    let o = solvability(&["--out", s(&csv2), "--summary", s(&md2)], "2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes1 = std::fs::read(&csv1).unwrap();
+    assert_eq!(
+        bytes1,
+        std::fs::read(&csv2).unwrap(),
+        "CSV differs by thread count"
+    );
+    assert_eq!(std::fs::read(&md1).unwrap(), std::fs::read(&md2).unwrap());
+
+    let text = String::from_utf8(bytes1.clone()).unwrap();
+    let rows = check_solvability_csv(&text, 200, 1000);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][0], "00000:000");
+    assert_eq!(rows[1][0], "00001:000");
+    // Hand-checked decision: with n ≤ 1000 valid actions and p0 = 1e-5, ≥ 3 stable solutions
+    // give P(Bin(n, 1e-5) ≥ 3) < 1.7e-7 → solvable; unsolvable is out of reach
+    // (P(Bin(1000, 2e-5) ≤ 0) ≈ 0.98).
+    let (h, _) = parse_csv(&text);
+    for r in &rows {
+        let stable: u64 = r[col(&h, "stable")].parse().unwrap();
+        let flags = &r[col(&h, "flags")];
+        assert_eq!(flags.contains("GOOD_STABLE"), stable >= 3, "{r:?}");
+        assert!(!flags.contains("BAD"), "{r:?}");
+    }
+    let md = std::fs::read_to_string(&md1).unwrap();
+    assert!(
+        md.contains("| 00000 | 1 |") && md.contains("| 00001 | 1 |") && md.contains("**all**"),
+        "{md}"
+    );
+
+    // Every stored stable solution solves its task when simulated alone.
+    let mut checked = 0;
+    for r in &rows {
+        for sol in r[col(&h, "solutions")].split(';').filter(|x| !x.is_empty()) {
+            let action = sol.split(' ').collect::<Vec<_>>().join(",");
+            let v = simulate_json(&[&r[0], "--action", &action]);
+            assert_eq!(v["status"], "SOLVED", "{} {action}: {v}", r[0]);
+            let solved_step = v["solved_step"].as_u64().unwrap();
+            let first = v["first_touch_step"].as_u64().unwrap();
+            assert!(solved_step >= 180 && first + 179 <= solved_step, "{v}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no stable solution found to check: {text}");
+
+    // Kill a checkpointed run part-way, resume it, and get the same bytes.
+    let (csv3, md3, ckpt) = (d("3.csv"), d("3.md"), d("run.ckpt"));
+    let mut args: Vec<String> = ["--threads", "2"].iter().map(|x| x.to_string()).collect();
+    args.extend(SOLV_SMALL.iter().map(|x| x.to_string()));
+    args.extend(
+        [
+            "--batch",
+            "100",
+            "--out",
+            s(&csv3),
+            "--summary",
+            s(&md3),
+            "--checkpoint",
+            s(&ckpt),
+            "--checkpoint-secs",
+            "0.1",
+        ]
+        .iter()
+        .map(|x| x.to_string()),
+    );
+    let mut child = bin()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let partial = loop {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run finished before a partial checkpoint was seen"
+        );
+        if let Ok(t) = std::fs::read_to_string(&ckpt) {
+            let v: serde_json::Value = serde_json::from_str(&t).expect("checkpoints are whole");
+            let tasks = v["tasks"].as_array().unwrap();
+            let unfinished = tasks
+                .iter()
+                .any(|t| t[1] == false && t[2]["valid"].as_u64() > Some(0));
+            if unfinished {
+                break t;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no checkpoint");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!csv3.exists(), "a killed run wrote its report");
+    // Resume: with different options it is refused; with the same ones it finishes.
+    let mut other = args.clone();
+    let batch_at = other.iter().position(|a| a == "--batch").unwrap();
+    other[batch_at + 1] = "50".into();
+    let o = bin().args(&other).arg("--resume").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("different run"));
+    let o = bin().args(&args).arg("--resume").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&csv3).unwrap(), bytes1, "resumed CSV differs");
+    assert_eq!(std::fs::read(&md3).unwrap(), std::fs::read(&md1).unwrap());
+    assert!(partial.len() > 10);
+}
+
+#[test]
+fn solvability_decides_unsolvable_with_a_large_p0() {
+    // p0 = 0.05: with 200 valid actions and no stable solution,
+    // P(Bin(200, 0.1) ≤ 0) = 0.9^200 ≈ 7e-10 < α → BAD_STABLE after the first batch.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("u.csv");
+    ok(&[
+        "solvability",
+        "--tier",
+        "ball",
+        "--templates",
+        "0",
+        "--tasks-per-template",
+        "1",
+        "--p0",
+        "0.05",
+        "--min-valid",
+        "200",
+        "--max-valid",
+        "5000",
+        "--batch",
+        "200",
+        "--out",
+        s(&out),
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let (h, rows) = parse_csv(&text);
+    let r = &rows[0];
+    let stable: u64 = r[col(&h, "stable")].parse().unwrap();
+    // 00000:000 is hard for random actions (the original: 3 stable solutions in ~17,800).
+    assert_eq!(stable, 0, "{r:?}");
+    assert_eq!(r[col(&h, "valid")], "200", "{r:?}");
+    assert!(r[col(&h, "flags")].contains("BAD_STABLE"), "{r:?}");
+    assert_eq!(r[col(&h, "samples_needed")], "200");
+    let p: f64 = r[col(&h, "p_stable_unsolvable")].parse().unwrap();
+    assert!((p - 0.9f64.powi(200)).abs() < 1e-12, "{p}");
+    check_solvability_csv(&text, 200, 5000);
+}
+
+#[test]
+fn solvability_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.csv");
+    let o = s(&out);
+    let base = ["solvability", "--tier", "ball", "--quiet"];
+    let fails_with = |extra: &[&str]| {
+        let a: Vec<&str> = base.iter().chain(extra).copied().collect();
+        fails(&a)
+    };
+    // Unwritable outputs are refused before any work (the full tier would take hours).
+    let t = Instant::now();
+    fails_with(&["--out", "/nonexistent-dir/o.csv"]);
+    fails_with(&["--out", o, "--summary", "/nonexistent-dir/o.md"]);
+    fails_with(&["--out", o, "--checkpoint", "/nonexistent-dir/c"]);
+    fails_with(&["--out", s(dir.path())]);
+    assert!(t.elapsed() < Duration::from_secs(20));
+    assert!(fails_with(&["--out", o, "--templates", "7-x"]).contains("template"));
+    assert!(fails_with(&["--out", o, "--templates", "00050"]).contains("no tasks"));
+    fails_with(&["--out", o, "--p0", "0"]);
+    fails_with(&["--out", o, "--p0", "NaN"]);
+    fails_with(&["--out", o, "--alpha", "1.5"]);
+    fails_with(&["--out", o, "--min-valid", "10", "--max-valid", "5"]);
+    fails_with(&["--out", o, "--batch", "0"]);
+    fails_with(&["--out", o, "--tasks-per-template", "0"]);
+    // A corrupt checkpoint is refused on --resume.
+    let ckpt = dir.path().join("c.ckpt");
+    std::fs::write(&ckpt, "{\"format\": 12").unwrap();
+    let msg = fails_with(&[
+        "--out",
+        o,
+        "--templates",
+        "0",
+        "--tasks-per-template",
+        "1",
+        "--checkpoint",
+        s(&ckpt),
+        "--resume",
+    ]);
+    assert!(msg.contains("corrupt checkpoint"), "{msg}");
+    assert!(!out.exists());
+    // A missing --tasks file.
+    fails(&[
+        "--tasks",
+        "/nonexistent.rpts",
+        "solvability",
+        "--tier",
+        "ball",
+        "--out",
+        o,
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// diversity, random-curve, bench, parity
+
+#[test]
+fn diversity_histograms() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out1, out2, svg) = (
+        dir.path().join("d1.csv"),
+        dir.path().join("d2.csv"),
+        dir.path().join("d.svg"),
+    );
+    let args = |out: &Path, threads: &str| -> Vec<String> {
+        [
+            "--threads",
+            threads,
+            "diversity",
+            "--tier",
+            "ball",
+            "--templates",
+            "0-1",
+            "--tasks-per-template",
+            "3",
+            "--samples",
+            "40",
+            "--out",
+            s(out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let mut a1 = args(&out1, "1");
+    a1.extend(["--plot".to_string(), s(&svg).to_string()]);
+    let a1: Vec<&str> = a1.iter().map(String::as_str).collect();
+    let stdout = ok(&a1);
+    assert!(stdout.contains("00000: 3 tasks"), "{stdout}");
+    let a2 = args(&out2, "2");
+    ok(&a2.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = std::fs::read_to_string(&out1).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&out2).unwrap());
+    let (h, rows) = parse_csv(&text);
+    assert_eq!(h.join(","), "template,tier,tasks,solved_tasks,actions");
+    assert_eq!(rows.len(), 2 * 4);
+    for t in ["00000", "00001"] {
+        let total: u64 = rows
+            .iter()
+            .filter(|r| r[0] == t)
+            .map(|r| r[4].parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, 40, "every action counted once per template");
+    }
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("00001"), "{plot}");
+    // With a checkpoint: a finished checkpoint resumes to the same histogram, and one written
+    // with other options is refused.
+    let (out3, ckpt) = (dir.path().join("d3.csv"), dir.path().join("d.ckpt"));
+    let mut a3 = args(&out3, "2");
+    a3.extend(["--checkpoint".to_string(), s(&ckpt).to_string()]);
+    let a3: Vec<&str> = a3.iter().map(String::as_str).collect();
+    ok(&a3);
+    std::fs::remove_file(&out3).unwrap();
+    let mut resumed = a3.clone();
+    resumed.push("--resume");
+    ok(&resumed);
+    assert_eq!(text, std::fs::read_to_string(&out3).unwrap());
+    let at = resumed.iter().position(|x| *x == "40").unwrap();
+    resumed[at] = "41";
+    assert!(fails(&resumed).contains("different run"));
+    fails(&[
+        "diversity",
+        "--tier",
+        "ball",
+        "--samples",
+        "0",
+        "--out",
+        s(&out1),
+    ]);
+    fails(&[
+        "diversity",
+        "--tier",
+        "ball",
+        "--out",
+        s(&out1),
+        "--plot",
+        "/nonexistent-dir/p.svg",
+    ]);
+}
+
+#[test]
+fn random_curve_is_monotone_and_plotted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, svg) = (dir.path().join("c.csv"), dir.path().join("c.svg"));
+    let stdout = ok(&[
+        "random-curve",
+        "--tier",
+        "ball",
+        "--templates",
+        "1-2",
+        "--tasks-per-template",
+        "3",
+        "--runs",
+        "3",
+        "--attempts",
+        "6",
+        "--out",
+        s(&out),
+        "--plot",
+        s(&svg),
+    ]);
+    assert!(stdout.contains("6 tasks, 3 runs"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let (h, rows) = parse_csv(&text);
+    assert_eq!(h.join(","), "attempts,mean,std,run_0,run_1,run_2");
+    assert_eq!(rows.len(), 6);
+    let mut prev = vec![0.0; 6];
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], (k + 1).to_string());
+        let v: Vec<f64> = r.iter().map(|x| x.parse().unwrap()).collect();
+        for i in [1, 3, 4, 5] {
+            assert!(v[i] >= prev[i] - 1e-12, "not monotone: {r:?}");
+        }
+        for run in &v[3..] {
+            assert!((0.0..=1.0).contains(run));
+            // A share of 6 tasks.
+            assert!(((run * 6.0) - (run * 6.0).round()).abs() < 1e-4, "{run}");
+        }
+        let mean = (v[3] + v[4] + v[5]) / 3.0;
+        assert!((v[1] - mean).abs() < 1e-5, "{r:?}");
+        assert!(v[2] >= 0.0);
+        prev = v;
+    }
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg"), "{plot}");
+    fails(&["random-curve", "--runs", "0", "--out", s(&out)]);
+    fails(&["random-curve", "--attempts", "0", "--out", s(&out)]);
+    fails(&["random-curve", "--out", "/nonexistent-dir/c.csv"]);
+}
+
+#[test]
+fn bench_counts_its_work() {
+    let out = ok(&[
+        "--threads",
+        "2",
+        "bench",
+        "--tasks-per-template",
+        "1",
+        "--actions",
+        "4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = &v["totals"];
+    assert_eq!(v["tasks"], 25);
+    assert_eq!(v["threads"], 2);
+    assert_eq!(t["calls"], 100);
+    assert_eq!(
+        t["valid"].as_u64().unwrap() + t["invalid"].as_u64().unwrap(),
+        100
+    );
+    assert!(v["ms_per_valid_sim"].as_f64().unwrap() > 0.0);
+    let covered = t["steps_covered"].as_u64().unwrap();
+    let stepped = t["steps_stepped"].as_u64().unwrap();
+    assert!(stepped <= covered && covered <= 1000 * t["valid"].as_u64().unwrap());
+    // Same work on one thread: the same final hashes.
+    let one: serde_json::Value = serde_json::from_str(&ok(&[
+        "--threads",
+        "1",
+        "bench",
+        "--tasks-per-template",
+        "1",
+        "--actions",
+        "4",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(one["totals"]["hash_xor"], t["hash_xor"]);
+    let text = ok(&["bench", "--tasks-per-template", "1", "--actions", "2"]);
+    assert!(text.contains("calls/s") && text.contains("≈ 620"), "{text}");
+    fails(&["bench", "--actions", "0"]);
+    fails(&["bench", "--tier", "none"]);
+}
+
+#[test]
+fn parity_runs_a_small_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("ref.csv");
+    let report = dir.path().join("parity.md");
+    std::fs::write(
+        &reference,
+        "task_id,tier,kind,index,action,status\n\
+         00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
+         00000:000,ball,random,1,1.5 0.5 0.5,0\n",
+    )
+    .unwrap();
+    let out = ok(&[
+        "parity",
+        "--reference",
+        s(&reference),
+        "--random-per-task",
+        "0",
+        "--out",
+        s(&report),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
+    assert_eq!(v["rows"], 2, "{v}");
+    assert!(report.exists());
+    fails(&["parity", "--reference", "/nonexistent.csv"]);
+    std::fs::write(&reference, "a,b\n1,2\n").unwrap();
+    fails(&[
+        "parity",
+        "--reference",
+        s(&reference),
+        "--random-per-task",
+        "0",
+    ]);
+    fails(&["parity", "--out", "/nonexistent-dir/p.md"]);
+}
