@@ -76,7 +76,11 @@ fn memo_learns_online_from_test_tasks() {
     // success to put 15 first.
     let mut heavy = MemO::new(20);
     heavy.train(&Toy, &[0, 1], &[4, 5]);
-    assert!(heavy.weight >= 10.0, "dev on template 1 picked weight {}", heavy.weight);
+    assert!(
+        heavy.weight >= 10.0,
+        "dev on template 1 picked weight {}",
+        heavy.weight
+    );
     let solved = evaluate(&mut heavy, &Toy, &[6, 7]);
     assert_eq!(solved[1], Some(1));
     let mut mem = Mem::new(20, false);
