@@ -215,7 +215,28 @@ pub enum TasksCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// A contact sheet: the initial scenes of many tasks in one PNG grid, to check tasks by eye.
+    #[command(after_help = TASKS_SHEET_EXAMPLES)]
+    Sheet {
+        /// Templates to include, e.g. 00012 or 0-4 (default: every template).
+        #[arg(long, value_name = "LIST")]
+        templates: Option<String>,
+        /// Tasks per template (first by id).
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        per_template: usize,
+        /// Scenes per row.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        columns: usize,
+        /// The PNG to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
 }
+
+const TASKS_SHEET_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks sheet --templates 00012 --out template12.png
+  rephyre tasks sheet --templates 0-24 --per-template 4 --columns 8 --out ball-tier.png";
 
 const SIMULATE_EXAMPLES: &str = "\
 EXAMPLES:

@@ -155,6 +155,38 @@ fn tasks_show_describes_a_task() {
     assert!(fails(&["tasks", "show", "0:0"]).contains("malformed task id"));
 }
 
+#[test]
+fn tasks_sheet_tiles_scenes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sheet.png");
+    let text = ok(&[
+        "tasks",
+        "sheet",
+        "--templates",
+        "00012,00013",
+        "--per-template",
+        "3",
+        "--columns",
+        "4",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.starts_with("6 scenes"), "{text}");
+    // 4 columns × 2 rows of 256 px tiles with 4 px gaps.
+    let info = png::Decoder::new(std::fs::File::open(&out).unwrap())
+        .read_info()
+        .unwrap()
+        .info()
+        .clone();
+    assert_eq!(
+        (info.width, info.height),
+        (4 * 256 + 5 * 4, 2 * 256 + 3 * 4)
+    );
+    assert!(
+        fails(&["tasks", "sheet", "--templates", "00077", "--out", s(&out)]).contains("no tasks")
+    );
+}
+
 fn original_task_file() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/reference/phyre-0.2.2/tasks.bin.lzma");

@@ -1,4 +1,4 @@
-//! `rephyre tasks list | show | import`.
+//! `rephyre tasks list | show | import | sheet`.
 
 use super::{lookup, parse_template, Ctx};
 use crate::cli::TasksCommand;
@@ -50,6 +50,39 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                 writeln!(out, "png:         {}", p.display())?;
             }
             out.flush()?;
+            Ok(())
+        }
+        TasksCommand::Sheet {
+            templates,
+            per_template,
+            columns,
+            out,
+        } => {
+            crate::output::check_writable(&out)?;
+            let set = ctx.task_set()?;
+            let wanted = match templates.as_deref() {
+                Some(list) => super::parse_templates(list)?,
+                None => set.templates(),
+            };
+            let mut scenes = Vec::new();
+            for tpl in wanted {
+                for task in set.template(tpl).iter().take(per_template.max(1)) {
+                    scenes.push(super::render::observe(task, &[], 0)?);
+                }
+            }
+            if scenes.is_empty() {
+                anyhow::bail!("no tasks in the selected templates");
+            }
+            let sheet = raster::contact_sheet(&scenes, columns);
+            let bytes = raster::picture::png_bytes(&sheet).map_err(|e| anyhow::anyhow!("{e}"))?;
+            crate::output::write_atomic(&out, &bytes)?;
+            println!(
+                "{} scenes -> {} ({}×{} px)",
+                scenes.len(),
+                out.display(),
+                sheet.width,
+                sheet.height
+            );
             Ok(())
         }
         TasksCommand::Import { file, out } => {
