@@ -57,7 +57,12 @@ pub fn wilcoxon_greater(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
         tie_groups.push((j - i + 1) as f64);
         i = j + 1;
     }
-    let t_plus: f64 = (0..n).filter(|&k| d[k] > 0.0).map(|k| ranks[k]).sum();
+    // `+ 0.0` turns the empty sum's −0.0 into 0.0.
+    let t_plus: f64 = (0..n)
+        .filter(|&k| d[k] > 0.0)
+        .map(|k| ranks[k])
+        .sum::<f64>()
+        + 0.0;
     let has_ties = tie_groups.iter().any(|&t| t > 1.0);
     let had_zeros = n < a.len();
     if (has_ties || had_zeros) && a.len() <= 13 {

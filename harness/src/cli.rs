@@ -85,6 +85,7 @@ EXAMPLES:
   rephyre eval --agent memo --setup ball_cross_template --out memo.csv
   rephyre eval --agent mem --setup ball_cross_template --out mem.csv
   rephyre compare memo.csv mem.csv
+  rephyre compare memo.csv mem.csv --setup ball_cross_template
 
 Pairs folds by (setup, fold); scipy's wilcoxon(zero_method='wilcox', correction=False,
 alternative='greater') on the per-fold AUCCESS; significant when p < 0.01.";
@@ -140,6 +141,9 @@ pub struct CompareArgs {
     pub a: PathBuf,
     /// Results of agent B.
     pub b: PathBuf,
+    /// Only compare the folds of this setup (default: every setup both files hold).
+    #[arg(long)]
+    pub setup: Option<String>,
 }
 
 /// Arguments of `rephyre audit`.

@@ -1001,3 +1001,52 @@ fn parity_runs_a_small_reference() {
     ]);
     fails(&["parity", "--out", "/nonexistent-dir/p.md"]);
 }
+
+#[test]
+fn eval_and_compare_on_a_small_action_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    for agent in ["mem", "rand"] {
+        let out = p(&format!("{agent}.csv"));
+        let cache = p("table");
+        let text = ok(&[
+            "eval",
+            "--agent",
+            agent,
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            "0-1",
+            "--actions",
+            "4",
+            "--cache",
+            s(&cache),
+            "--out",
+            s(&out),
+            "--table",
+            s(&p("t.md")),
+            "--plot",
+            s(&p("c.svg")),
+        ]);
+        assert!(text.contains("| agent | B cross"), "{text}");
+        let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(rows.len(), 2);
+        let a = col(&header, "auccess");
+        assert!(rows
+            .iter()
+            .all(|r| (0.0..=1.0).contains(&r[a].parse::<f64>().unwrap())));
+        assert!(std::fs::read_to_string(p("c.svg"))
+            .unwrap()
+            .contains("<svg"));
+    }
+    // The outcome table was computed once and reused (the checkpoint exists and resumes).
+    assert!(p("table.ball.ckpt").exists());
+    let cmp = ok(&["compare", s(&p("mem.csv")), s(&p("rand.csv"))]);
+    assert!(
+        cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
+        "{cmp}"
+    );
+    assert!(fails(&["eval", "--agent", "dqn", "--out", s(&p("x.csv"))]).contains("unknown agent"));
+    assert!(fails(&["eval", "--folds", "3-12", "--out", s(&p("x.csv"))]).contains("folds"));
+    assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
+}

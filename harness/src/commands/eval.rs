@@ -284,8 +284,12 @@ pub fn table_markdown(results: &[FoldResult]) -> String {
         "two_balls_cross_template",
         "two_balls_within_template",
     ];
-    let mut agents: Vec<&str> = results.iter().map(|r| r.agent.as_str()).collect();
-    agents.dedup();
+    let mut agents: Vec<&str> = Vec::new();
+    for r in results {
+        if !agents.contains(&r.agent.as_str()) {
+            agents.push(&r.agent);
+        }
+    }
     let mut s = String::from(
         "| agent | B cross | B within | 2B cross | 2B within |\n|---|---|---|---|---|\n",
     );
@@ -329,9 +333,23 @@ pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {
             .with_context(|| format!("{} is not an eval results file", p.display()))
     };
     let (ra, rb) = (read(&a.a)?, read(&a.b)?);
+    for (rows, p) in [(&ra, &a.a), (&rb, &a.b)] {
+        if rows.is_empty() {
+            bail!("{} holds no results", p.display());
+        }
+        if rows.iter().any(|r| r.agent != rows[0].agent) {
+            bail!(
+                "{} holds several agents; write one file per agent (rephyre eval --agent NAME)",
+                p.display()
+            );
+        }
+    }
     let mut xs = Vec::new();
     let mut ys = Vec::new();
-    for x in &ra {
+    for x in ra
+        .iter()
+        .filter(|r| a.setup.as_ref().is_none_or(|s| &r.setup == s))
+    {
         if let Some(y) = rb
             .iter()
             .find(|y| y.setup == x.setup && y.fold == x.fold && y.split == x.split)
