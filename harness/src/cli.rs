@@ -364,6 +364,13 @@ pub struct SolvabilityArgs {
     /// Markdown summary per template.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
+}
+
+/// Checkpoint options shared by the long-running commands.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
     /// Save progress to FILE every few seconds.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
@@ -373,6 +380,26 @@ pub struct SolvabilityArgs {
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = 10.0)]
     pub checkpoint_secs: f64,
+}
+
+impl CheckpointArgs {
+    /// The runner configuration these options ask for (checked: a positive interval).
+    pub fn run_config(
+        &self,
+        ctx_threads: Option<usize>,
+        progress: bool,
+    ) -> anyhow::Result<crate::runner::RunConfig> {
+        if !(self.checkpoint_secs > 0.0 && self.checkpoint_secs < 1e6) {
+            anyhow::bail!("--checkpoint-secs must be a positive number of seconds");
+        }
+        Ok(crate::runner::RunConfig {
+            threads: ctx_threads,
+            checkpoint: self.checkpoint.clone(),
+            resume: self.resume,
+            checkpoint_every: std::time::Duration::from_secs_f64(self.checkpoint_secs),
+            progress,
+        })
+    }
 }
 
 const DIVERSITY_EXAMPLES: &str = "\
@@ -409,15 +436,8 @@ pub struct DiversityArgs {
     /// SVG plot of the histograms.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Save progress to FILE every few seconds.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
-    #[arg(long, requires = "checkpoint")]
-    pub resume: bool,
-    /// Seconds between checkpoints.
-    #[arg(long, hide = true, default_value_t = 10.0)]
-    pub checkpoint_secs: f64,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 const RANDOM_CURVE_EXAMPLES: &str = "\

@@ -9,7 +9,7 @@
 use super::{check_outputs, select_tasks, tasks_fingerprint, Ctx};
 use crate::cli::DiversityArgs;
 use crate::rng::{stream_of, uniform_vector};
-use crate::runner::{self, RunConfig, TaskJob};
+use crate::runner::{self, TaskJob};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use tasks::{simulate, validate_action, SimOptions, Task, Tier};
@@ -93,12 +93,10 @@ impl TaskJob for Job<'_> {
 }
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
-    if !(a.checkpoint_secs > 0.0 && a.checkpoint_secs < 1e6) {
-        anyhow::bail!("--checkpoint-secs must be positive");
-    }
+    let cfg = a.ckpt.run_config(ctx.threads, ctx.progress)?;
     let mut outputs = vec![a.out.as_path()];
     outputs.extend(a.plot.as_deref());
-    outputs.extend(a.checkpoint.as_deref());
+    outputs.extend(a.ckpt.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
     let tasks = select_tasks(set, a.tier, a.templates.as_deref(), a.tasks_per_template)?;
@@ -125,13 +123,6 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
         samples: a.samples,
         templates,
         chunks_per_template: a.samples.div_ceil(CHUNK),
-    };
-    let cfg = RunConfig {
-        threads: ctx.threads,
-        checkpoint: a.checkpoint.clone(),
-        resume: a.resume,
-        checkpoint_every: std::time::Duration::from_secs_f64(a.checkpoint_secs),
-        progress: ctx.progress,
     };
     let states = runner::run(&job, &cfg)?;
     // Sum the chunks of each template.

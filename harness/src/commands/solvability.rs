@@ -10,13 +10,12 @@
 use super::{action_text, check_outputs, select_tasks, tasks_fingerprint, Ctx};
 use crate::cli::SolvabilityArgs;
 use crate::rng::{stream_of, uniform_vector};
-use crate::runner::{self, RunConfig, TaskJob};
+use crate::runner::{self, TaskJob};
 use crate::stats::{decide, Decision};
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::time::Duration;
 use tasks::{simulate, stable_neighbours, validate_action, SimOptions, Task, Tier, ValidAction};
 
 /// Stable solutions stored per task.
@@ -64,9 +63,6 @@ impl Params {
                 a.min_valid,
                 max_valid
             );
-        }
-        if !(a.checkpoint_secs > 0.0 && a.checkpoint_secs < 1e6) {
-            bail!("--checkpoint-secs must be positive");
         }
         Ok(Params {
             tier: a.tier,
@@ -461,9 +457,10 @@ pub fn summary_markdown(p: &Params, rows: &[Row]) -> String {
 
 pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
     let params = Params::from_args(&a)?;
+    let cfg = a.ckpt.run_config(ctx.threads, ctx.progress)?;
     let mut outputs = vec![a.out.as_path()];
     outputs.extend(a.summary.as_deref());
-    outputs.extend(a.checkpoint.as_deref());
+    outputs.extend(a.ckpt.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
     let tasks = select_tasks(
@@ -473,13 +470,6 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         a.tasks_per_template,
     )?;
     let job = Job::new(tasks, params)?;
-    let cfg = RunConfig {
-        threads: ctx.threads,
-        checkpoint: a.checkpoint.clone(),
-        resume: a.resume,
-        checkpoint_every: Duration::from_secs_f64(a.checkpoint_secs),
-        progress: ctx.progress,
-    };
     let states = runner::run(&job, &cfg)?;
     let rows: Vec<Row> = states
         .iter()
