@@ -8,8 +8,8 @@
 //! 2. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
 //!    connect islands), seeded in ascending body id; each is solved by [`crate::solver`] and
 //!    put to sleep when every body in it has been slow for [`TIME_TO_SLEEP`].
-//! 3. **Continuous collision** of every awake dynamic body against static bodies: a body that
-//!    would pass deeper than 3 slops into a static part is stopped at its time of impact.
+//! 3. **Continuous collision** of every awake dynamic body against static bodies, with Box2D's
+//!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::contact::{find_pairs, new_contact, update_contact, Contact, ContactKey, Proxy};
