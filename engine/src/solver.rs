@@ -236,13 +236,7 @@ impl IslandSolver {
             if !b.is_dynamic() {
                 continue;
             }
-            let sb = &self.bodies[k];
-            b.sweep.c = sb.c;
-            b.sweep.a = sb.a;
-            b.v = sb.v;
-            b.w = sb.w;
-            b.synchronize_transform();
-            b.synchronize_fat_boxes();
+            write_back(&self.bodies[k], b);
         }
         solved
     }
@@ -444,13 +438,19 @@ impl IslandSolver {
         }
         let sb = &mut self.bodies[0];
         integrate(sb, h);
-        body.sweep.c = sb.c;
-        body.sweep.a = sb.a;
-        body.v = sb.v;
-        body.w = sb.w;
-        body.synchronize_transform();
-        body.synchronize_fat_boxes();
+        write_back(sb, body);
     }
+}
+
+/// Copy a solved body's state back into the world's body and refresh its transform and boxes.
+#[inline]
+fn write_back(sb: &SolverBody, body: &mut Body) {
+    body.sweep.c = sb.c;
+    body.sweep.a = sb.a;
+    body.v = sb.v;
+    body.w = sb.w;
+    body.synchronize_transform();
+    body.synchronize_fat_boxes();
 }
 
 /// Integrate a body's position over `h` with the per-step translation and rotation caps.
