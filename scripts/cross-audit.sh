@@ -11,8 +11,8 @@
 #     rust-web-src with -Zbuild-std (route 2);
 #   * Debian's cross gcc for linking, qemu-user-static to run aarch64/s390x, libc6-i386 to run
 #     i686 natively; Node.js's WASI (scripts/wasi-run.cjs) runs wasm32-wasip1.
-# Exit status: 0 when every platform that could be built matched the golden bit for bit;
-# 1 on any mismatch; 2 when a platform could not be built or run at all.
+# Exit status: 1 when any platform disagrees with the golden (whatever else happened); else 2
+# when a platform could not be built or run; else 0 (every platform matched bit for bit).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -110,24 +110,31 @@ run_audit() { # run_audit LABEL TRIPLE_OR_HOST BIN
   out=$(cd "$ROOT" && "${runner[@]}" "$bin" --golden "tests/golden/audit-$MODE.txt" --subset "$MODE" 2>&1)
   rc=$?
   printf '%-34s %s (%ss)\n' "$label" "$(echo "$out" | tail -n 1)" "$(($(date +%s) - start))"
-  return $rc
+  # rephyre-audit exits 1 on a mismatch; anything else non-zero means it could not run.
+  case $rc in
+    0) ;;
+    1) note 1 ;;
+    *) note 2 ;;
+  esac
 }
 
 [ -f "$GOLDEN" ] || { echo "missing golden file $GOLDEN" >&2; exit 2; }
-status=0
-note() { [ "$1" -gt "$status" ] && status=$1; }
+mismatch=0
+broken=0
+# note 1: a platform disagrees with the golden; note 2: a platform could not be built or run.
+note() { if [ "$1" -eq 1 ]; then mismatch=1; else broken=1; fi; }
 
 # Host variants: release, debug, target-cpu=native, and the nightly toolchain when installed.
-if bin=$(build host); then run_audit "x86_64 release" host "$bin" || note 1; else echo "x86_64 release: BUILD FAILED"; note 2; fi
+if bin=$(build host); then run_audit "x86_64 release" host "$bin"; else echo "x86_64 release: BUILD FAILED"; note 2; fi
 if cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR"; then
-  run_audit "x86_64 debug" host "$TARGET_DIR/debug/rephyre-audit" || note 1
+  run_audit "x86_64 debug" host "$TARGET_DIR/debug/rephyre-audit"
 else echo "x86_64 debug: BUILD FAILED"; note 2; fi
 if bin=$(RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"); then
-  run_audit "x86_64 release target-cpu=native" host "$bin" || note 1
+  run_audit "x86_64 release target-cpu=native" host "$bin"
 else echo "x86_64 target-cpu=native: BUILD FAILED"; note 2; fi
 if rustup toolchain list 2>/dev/null | grep -q nightly; then
   if cargo +nightly build --release -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR/nightly"; then
-    run_audit "x86_64 release nightly" host "$TARGET_DIR/nightly/release/rephyre-audit" || note 1
+    run_audit "x86_64 release nightly" host "$TARGET_DIR/nightly/release/rephyre-audit"
   else echo "x86_64 nightly: BUILD FAILED"; note 2; fi
 fi
 
@@ -136,10 +143,12 @@ setup_tools
 for t in $TARGETS; do
   tr=$(triple "$t")
   if bin=$(build "$tr"); then
-    run_audit "$tr release ($ROUTE)" "$tr" "$bin" || note 1
+    run_audit "$tr release ($ROUTE)" "$tr" "$bin"
   else
     echo "$tr: BUILD FAILED"
     note 2
   fi
 done
-exit $status
+[ "$mismatch" -eq 1 ] && exit 1
+[ "$broken" -eq 1 ] && exit 2
+exit 0

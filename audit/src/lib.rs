@@ -246,7 +246,7 @@ pub fn first_mismatch(golden: &[RunRecord], got: &[RunRecord], stride: u32) -> O
             None => "after the last checkpoint (final state or status)".to_string(),
         };
         return Some(format!(
-            "task {} action {}: first difference in {window}; golden {} step {} vs {} step {}",
+            "task {} action {}: first difference {window}; golden {} step {} vs {} step {}",
             g.task_id,
             g.action_index,
             if g.solved { "SOLVED" } else { "NOT_SOLVED" },
