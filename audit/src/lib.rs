@@ -282,3 +282,47 @@ pub fn trace_text(t: &[(u32, StepTrace)]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(checkpoints: Vec<u32>, solved: bool) -> RunRecord {
+        RunRecord {
+            task_id: "00012:092".into(),
+            action_index: 7,
+            solved,
+            steps: if solved { 640 } else { 1000 },
+            solved_step: solved.then_some(640),
+            final_hash: 0x0123_4567_89ab_cdef,
+            checkpoints,
+        }
+    }
+
+    #[test]
+    fn golden_lines_round_trip_and_reject_garbage() {
+        for r in [record(vec![1, 0xdead_beef, 3], true), record(vec![], false)] {
+            assert_eq!(RunRecord::parse_line(&r.to_line()).unwrap(), r);
+        }
+        let text = golden_text(AuditPlan::CI, &[record(vec![5], false)]);
+        assert_eq!(parse_golden(&text).unwrap().len(), 1);
+        assert!(RunRecord::parse_line("00000:000 x NOT_SOLVED 1000 - 00 0").is_err());
+        assert!(RunRecord::parse_line("00000:000 1 MAYBE 1000 - 00 0").is_err());
+        assert!(RunRecord::parse_line("too few").is_err());
+    }
+
+    #[test]
+    fn first_mismatch_names_the_run_and_step_window() {
+        let a = record(vec![1, 2, 3], false);
+        let b = record(vec![1, 2, 4], false);
+        let m = first_mismatch(&[a.clone()], &[b], 10).unwrap();
+        assert!(
+            m.contains("00012:092 action 7") && m.contains("steps 21..=30"),
+            "{m}"
+        );
+        assert!(first_mismatch(&[a.clone()], &[a.clone()], 10).is_none());
+        assert!(first_mismatch(&[a.clone()], &[], 10)
+            .unwrap()
+            .contains("1 runs"));
+    }
+}
