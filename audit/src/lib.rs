@@ -315,14 +315,13 @@ mod tests {
     fn first_mismatch_names_the_run_and_step_window() {
         let a = record(vec![1, 2, 3], false);
         let b = record(vec![1, 2, 4], false);
-        let m = first_mismatch(&[a.clone()], &[b], 10).unwrap();
+        let golden = std::slice::from_ref(&a);
+        let m = first_mismatch(golden, &[b], 10).unwrap();
         assert!(
             m.contains("00012:092 action 7") && m.contains("steps 21..=30"),
             "{m}"
         );
-        assert!(first_mismatch(&[a.clone()], &[a.clone()], 10).is_none());
-        assert!(first_mismatch(&[a.clone()], &[], 10)
-            .unwrap()
-            .contains("1 runs"));
+        assert!(first_mismatch(golden, golden, 10).is_none());
+        assert!(first_mismatch(golden, &[], 10).unwrap().contains("1 runs"));
     }
 }
