@@ -1041,6 +1041,37 @@ fn eval_and_compare_on_a_small_action_set() {
     }
     // The outcome table was computed once and reused (the checkpoint exists and resumes).
     assert!(p("table.ball.ckpt").exists());
+    // Results do not depend on the thread count (every column but the wall time).
+    let mut runs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = p(&format!("memo-{threads}.csv"));
+        ok(&[
+            "--threads",
+            threads,
+            "eval",
+            "--agent",
+            "memo",
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            "0-3",
+            "--actions",
+            "4",
+            "--out",
+            s(&out),
+        ]);
+        let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        let secs = col(&header, "seconds");
+        runs.push(
+            rows.into_iter()
+                .map(|mut r| {
+                    r.remove(secs);
+                    r
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(runs[0], runs[1]);
     let cmp = ok(&["compare", s(&p("mem.csv")), s(&p("rand.csv"))]);
     assert!(
         cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
