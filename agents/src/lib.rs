@@ -4,12 +4,15 @@
 //!   shared table of (task, action) outcomes;
 //! * [`baselines`]: RAND, MEM, MEM-O and the OPTIMAL oracle;
 //! * [`auccess`]: success curves and AUCCESS; [`wilcoxon`]: the one-sided signed-rank test used
-//!   to compare agents over folds.
+//!   to compare agents over folds;
+//! * [`witness`]: a guided search for one stable solution per task (a constructive proof of
+//!   solvability) and the stable-solution test.
 
 pub mod auccess;
 pub mod baselines;
 pub mod protocol;
 pub mod wilcoxon;
+pub mod witness;
 
 pub use baselines::{Mem, MemO, Optimal, Rand};
 pub use protocol::{

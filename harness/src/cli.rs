@@ -68,6 +68,9 @@ pub enum Command {
     /// Determinism audit against the committed golden hashes (or write a new golden).
     #[command(after_help = AUDIT_EXAMPLES)]
     Audit(AuditArgs),
+    /// Find one stable solution per task (a proof that it is solvable), or re-check a file of them.
+    #[command(after_help = WITNESS_EXAMPLES)]
+    Witness(WitnessArgs),
 }
 
 const EVAL_EXAMPLES: &str = "\
@@ -527,6 +530,56 @@ pub struct ParityArgs {
     /// Random actions per task for rephyre's own per-template solve and invalid rates.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub random_per_task: u32,
+    /// The same for PHYRE-2B tasks (default: --random-per-task). Their solve rates are 10 to 100
+    /// times lower, so a sample that settles the ball tier leaves them undetermined.
+    #[arg(long, value_name = "N")]
+    pub random_per_task_2b: Option<u32>,
+}
+
+const WITNESS_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
+  rephyre witness --templates 00100-00104 --tier ball --no-seeds --out single-ball.csv
+  rephyre witness --retry witnesses.csv --budget 50000 --no-seeds --seed 1 --out witnesses.csv
+  rephyre witness --verify harness/data/witnesses.csv";
+
+#[derive(Debug, Args)]
+#[command(after_help = WITNESS_EXAMPLES)]
+pub struct WitnessArgs {
+    /// Re-check every witness of FILE (valid, solved, all 8 half-pixel neighbours solved or
+    /// invalid) instead of searching; exit status 2 if any fails.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "summary", "budget", "no_seeds", "retry"])]
+    pub verify: Option<PathBuf>,
+    /// Search again only the tasks of FILE (a witness CSV) that have no witness, keeping its
+    /// other rows, and write the merged file to --out (e.g. with a larger --budget).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tier", "templates", "tasks_per_template"])]
+    pub retry: Option<PathBuf>,
+    /// Action tier (default: each task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Templates, e.g. 00000,00001 or ranges 0-4,00100-00102 (default: every template).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Only the first N tasks (by id) of each template.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: Option<u32>,
+    /// Most simulations per task (default 4000 for ball actions, 12000 for two_balls).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<u64>,
+    /// Do not seed the search with the original PHYRE's stored solutions.
+    #[arg(long)]
+    pub no_seeds: bool,
+    /// Random seed of the search.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV of witnesses (one row per task).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Markdown summary per template, with the tasks left without a witness.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 /// Parse a tier name for clap.

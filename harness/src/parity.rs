@@ -183,8 +183,38 @@ pub struct TemplateParity {
     /// rephyre's random-action solve rate among valid attempts and invalid rate.
     pub rephyre_solve_rate: f64,
     pub rephyre_invalid_rate: f64,
-    /// Valid random attempts behind rephyre's rates.
+    /// Valid random attempts behind rephyre's rates, and how many of them solved.
     pub rephyre_valid_samples: u64,
+    pub rephyre_solved_samples: u64,
+}
+
+/// Is rephyre's solve rate within ×/÷ a factor of the original's, beyond sampling noise?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RateVerdict {
+    /// The 95 % interval of rephyre's rate lies inside the band.
+    Within,
+    /// The 95 % interval lies entirely outside the band.
+    Outside,
+    /// The interval straddles a band edge: more samples are needed to tell.
+    Undetermined,
+}
+
+/// Wilson score interval (95 %) of a binomial proportion k / n; (0, 1) when n = 0.
+pub fn wilson_95(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (none, all) = (k == 0, k == n);
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At k = 0 (k = n) the bound is 0 (1) exactly; rounding would leave a hair above (below).
+    let lo = if none { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if all { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
 }
 
 impl TemplateParity {
@@ -196,6 +226,72 @@ impl TemplateParity {
         }
         a > 0.0 && b > 0.0 && a / b <= factor && b / a <= factor
     }
+
+    /// Compare rephyre's rate with the band [orig / factor, orig × factor], taking the
+    /// original's rate (from 10^6 or more valid actions per template) as exact and rephyre's
+    /// with its 95 % Wilson interval.
+    pub fn verdict(&self, factor: f64) -> RateVerdict {
+        let o = self.original_solve_rate;
+        let (lo, hi) = wilson_95(self.rephyre_solved_samples, self.rephyre_valid_samples);
+        let (band_lo, band_hi) = (o / factor, o * factor);
+        if lo >= band_lo && hi <= band_hi {
+            RateVerdict::Within
+        } else if hi < band_lo || lo > band_hi {
+            RateVerdict::Outside
+        } else {
+            RateVerdict::Undetermined
+        }
+    }
+}
+
+/// A task whose random-action solve rate in rephyre is incompatible with the original's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskOutlier {
+    pub task_id: String,
+    pub original_solve_rate: f64,
+    pub rephyre_valid: u64,
+    pub rephyre_solved: u64,
+    /// The smaller binomial tail P(X ≤ k) or P(X ≥ k) under the original's rate.
+    pub p_value: f64,
+}
+
+/// Per-task significance level of [`task_outliers`]: 0.01 shared over 5,000 tasks (Bonferroni).
+pub const OUTLIER_P: f64 = 0.01 / 5000.0;
+
+/// Tasks whose rephyre counts (valid, solved random actions) are incompatible with the
+/// original's per-task rate at [`OUTLIER_P`] (two one-sided binomial tails), in task order.
+pub fn task_outliers(
+    own: &BTreeMap<String, (u64, u64)>,
+    counts: &BTreeMap<(String, String), OriginalCounts>,
+) -> Vec<TaskOutlier> {
+    let mut out = Vec::new();
+    for (task, &(valid, solved)) in own {
+        let tier = if task.starts_with("001") {
+            "two_balls"
+        } else {
+            "ball"
+        };
+        let Some(c) = counts.get(&(task.clone(), tier.to_string())) else {
+            continue;
+        };
+        let orig_solved = c.unstably_solved + c.stably_solved;
+        let rate = ratio(orig_solved, orig_solved + c.not_solved);
+        if valid == 0 || !(0.0..=1.0).contains(&rate) {
+            continue;
+        }
+        let p = crate::stats::binomial_at_most(valid, rate, solved)
+            .min(crate::stats::binomial_at_least(valid, rate, solved));
+        if p < OUTLIER_P {
+            out.push(TaskOutlier {
+                task_id: task.clone(),
+                original_solve_rate: rate,
+                rephyre_valid: valid,
+                rephyre_solved: solved,
+                p_value: p,
+            });
+        }
+    }
+    out
 }
 
 /// The whole comparison.
@@ -210,6 +306,12 @@ pub struct ParityReport {
     pub unstable_rows: u64,
     pub unstable_solved: u64,
     pub templates: Vec<TemplateParity>,
+    /// Tasks whose scene solves itself in rephyre (no action); none does in the original.
+    pub self_solving: Vec<String>,
+    /// Tasks whose scene was run without an action.
+    pub scenes_run: u64,
+    /// Tasks whose solve rate differs from the original's beyond noise ([`task_outliers`]).
+    pub task_outliers: Vec<TaskOutlier>,
 }
 
 /// The one-line JSON summary of `rephyre parity --json`.
@@ -221,7 +323,15 @@ pub struct ParitySummary {
     pub stable_solution_recall: f64,
     pub unstable_solution_recall: f64,
     pub templates_within_1_5x: u64,
+    /// Templates whose rate is within ×/÷ 1.5 beyond sampling noise (95 %).
+    pub templates_within_1_5x_significant: u64,
+    /// Templates whose rate is outside ×/÷ 1.5 beyond sampling noise (95 %).
+    pub templates_outside_1_5x_significant: u64,
     pub templates: u64,
+    /// Tasks that rephyre solves with no action at all.
+    pub self_solving_tasks: u64,
+    /// Tasks whose random solve rate is incompatible with the original's (p < 2e-6 each).
+    pub task_rate_outliers: u64,
 }
 
 /// Our random-action rates for one template: (valid, solved, invalid) counts.
@@ -312,6 +422,7 @@ pub fn summarize(
             t.rephyre_solve_rate = ratio(solved, valid);
             t.rephyre_invalid_rate = ratio(invalid, valid + invalid);
             t.rephyre_valid_samples = valid;
+            t.rephyre_solved_samples = solved;
         }
     }
     rep.templates = per.into_values().collect();
@@ -327,8 +438,19 @@ impl ParityReport {
             stable_solution_recall: ratio(self.stable_solved, self.stable_rows),
             unstable_solution_recall: ratio(self.unstable_solved, self.unstable_rows),
             templates_within_1_5x: self.templates.iter().filter(|t| t.within(1.5)).count() as u64,
+            templates_within_1_5x_significant: self.count_verdicts(RateVerdict::Within),
+            templates_outside_1_5x_significant: self.count_verdicts(RateVerdict::Outside),
             templates: self.templates.len() as u64,
+            self_solving_tasks: self.self_solving.len() as u64,
+            task_rate_outliers: self.task_outliers.len() as u64,
         }
+    }
+
+    fn count_verdicts(&self, v: RateVerdict) -> u64 {
+        self.templates
+            .iter()
+            .filter(|t| t.verdict(1.5) == v)
+            .count() as u64
     }
 
     /// The Markdown report.
@@ -367,8 +489,25 @@ impl ParityReport {
         );
         let _ = writeln!(
             m,
-            "| templates with random solve rate within ×/÷ 1.5 | {} of {} |\n",
+            "| templates with random solve rate within ×/÷ 1.5 | {} of {} |",
             s.templates_within_1_5x, s.templates
+        );
+        let _ = writeln!(
+            m,
+            "| … of which beyond sampling noise (95 %): within / outside / undetermined | {} / {} / {} |",
+            s.templates_within_1_5x_significant,
+            s.templates_outside_1_5x_significant,
+            s.templates - s.templates_within_1_5x_significant - s.templates_outside_1_5x_significant
+        );
+        let _ = writeln!(
+            m,
+            "| tasks that solve themselves with no action (original: none) | {} of {} |",
+            s.self_solving_tasks, self.scenes_run
+        );
+        let _ = writeln!(
+            m,
+            "| tasks whose random solve rate is not the original's (p < {OUTLIER_P:.0e}) | {} |\n",
+            s.task_rate_outliers
         );
         let c = &self.random;
         let _ = writeln!(
@@ -392,9 +531,9 @@ impl ParityReport {
         let _ = writeln!(m, "## Per template\n");
         let _ = writeln!(
             m,
-            "| tier | template | validity | random agreement | orig→ours solved / ours only | stable recall | unstable recall | solve rate orig | solve rate ours (n) | ratio | invalid orig | invalid ours |"
+            "| tier | template | validity | random agreement | orig→ours solved / ours only | stable recall | unstable recall | solve rate orig | solve rate ours (n) | ratio | 95 % verdict | invalid orig | invalid ours |"
         );
-        let _ = writeln!(m, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(m, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for t in &self.templates {
             let ratio_s = if t.original_solve_rate > 0.0 && t.rephyre_solve_rate > 0.0 {
                 format!("{:.2}", t.rephyre_solve_rate / t.original_solve_rate)
@@ -403,7 +542,7 @@ impl ParityReport {
             };
             let _ = writeln!(
                 m,
-                "| {} | {} | {:.2}% | {:.2}% | {}/{} / {} | {:.1}% | {:.1}% | {:.4} | {:.4} ({}) | {}{} | {:.3} | {:.3} |",
+                "| {} | {} | {:.2}% | {:.2}% | {}/{} / {} | {:.1}% | {:.1}% | {:.4} | {:.4} ({}) | {}{} | {} | {:.3} | {:.3} |",
                 t.tier,
                 t.template,
                 100.0 * ratio(t.validity_agree, t.rows),
@@ -418,8 +557,47 @@ impl ParityReport {
                 t.rephyre_valid_samples,
                 ratio_s,
                 if t.within(1.5) { "" } else { " ✗" },
+                match t.verdict(1.5) {
+                    RateVerdict::Within => "within",
+                    RateVerdict::Outside => "outside",
+                    RateVerdict::Undetermined => "undetermined",
+                },
                 t.original_invalid_rate,
                 t.rephyre_invalid_rate,
+            );
+        }
+        let _ = writeln!(
+            m,
+            "\nThe verdict takes the original's rate as exact (10^6 or more valid actions per template) \
+             and rephyre's with its 95 % Wilson interval: *within* / *outside* when that interval \
+             lies inside / outside [orig ÷ 1.5, orig × 1.5], *undetermined* when it straddles an edge."
+        );
+        if !self.task_outliers.is_empty() {
+            let _ = writeln!(
+                m,
+                "\n## Tasks whose solve rate is not the original's\n\n\
+                 Random actions per task as above; flagged when rephyre's count is incompatible \
+                 with the original's per-task rate (binomial tail p < {OUTLIER_P:.0e}, i.e. 0.01 \
+                 shared over 5,000 tasks).\n\n| task | original rate | rephyre solved / valid | p |\n|---|---:|---:|---:|"
+            );
+            for o in &self.task_outliers {
+                let _ = writeln!(
+                    m,
+                    "| {} | {:.4} | {} / {} ({:.4}) | {:.1e} |",
+                    o.task_id,
+                    o.original_solve_rate,
+                    o.rephyre_solved,
+                    o.rephyre_valid,
+                    ratio(o.rephyre_solved, o.rephyre_valid),
+                    o.p_value
+                );
+            }
+        }
+        if !self.self_solving.is_empty() {
+            let _ = writeln!(
+                m,
+                "\n## Tasks that solve themselves in rephyre (no action)\n\n{}",
+                self.self_solving.join(", ")
             );
         }
         if !self.validity_mismatches.is_empty() {
@@ -451,18 +629,36 @@ pub fn status_of(task: &tasks::Task, tier: tasks::Tier, action: &[f64]) -> i8 {
     }
 }
 
-/// `rephyre parity`: run every reference row, sample `random_per_task` random actions per task
-/// for the per-template rates, write the Markdown report to `out` (if given) and print either
-/// the one-line JSON summary (`json`) or the headline table.
-pub fn run(
-    task_set: &tasks::TaskSet,
-    reference: Option<&std::path::Path>,
-    out: Option<&std::path::Path>,
-    json: bool,
-    random_per_task: u32,
-    threads: Option<usize>,
-    progress: bool,
-) -> Result<()> {
+/// What `rephyre parity` runs.
+#[derive(Clone, Debug)]
+pub struct ParityOptions<'a> {
+    /// Reference rows (outcomes-A.csv format); `None`: the built-in copy.
+    pub reference: Option<&'a std::path::Path>,
+    /// Markdown report.
+    pub out: Option<&'a std::path::Path>,
+    /// Print the one-line JSON summary instead of the headline table.
+    pub json: bool,
+    /// Random actions per ball-tier task for rephyre's own per-template rates.
+    pub random_per_task: u32,
+    /// The same for two-ball-tier tasks.
+    pub random_per_task_2b: u32,
+    pub threads: Option<usize>,
+    pub progress: bool,
+}
+
+/// `rephyre parity`: run every reference row, sample random actions per task for the
+/// per-template rates, run every task's scene without an action, write the Markdown report
+/// (if asked) and print either the one-line JSON summary or the headline table.
+pub fn run(task_set: &tasks::TaskSet, opts: &ParityOptions) -> Result<()> {
+    let ParityOptions {
+        reference,
+        out,
+        json,
+        random_per_task,
+        random_per_task_2b,
+        threads,
+        progress,
+    } = *opts;
     use rayon::prelude::*;
     if let Some(o) = out {
         crate::output::check_writable(o)?;
@@ -516,11 +712,15 @@ pub fn run(
                 let tier = task.tier();
                 let stream = crate::rng::stream_of(&id);
                 let (mut valid, mut solved, mut invalid) = (0u64, 0u64, 0u64);
+                let draws = match tier {
+                    tasks::Tier::Ball => random_per_task,
+                    tasks::Tier::TwoBalls => random_per_task_2b,
+                };
                 // Like the original's random actions (outcomes-A's are all in the scene), draw
                 // uniformly and redraw any ball outside the scene; occluded or overlapping
                 // actions count as invalid.
                 let mut index = 0u64;
-                for _ in 0..random_per_task {
+                for _ in 0..draws {
                     let a = loop {
                         let a =
                             crate::rng::uniform_vector(RATE_SEED, stream, index, tier.action_len());
@@ -549,15 +749,40 @@ pub fn run(
             })
             .collect()
     });
+    // Every referenced task's scene, run with no action.
+    let referenced: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r.task_id.as_str()).collect();
+    let scenes: Vec<&tasks::Task> = referenced
+        .iter()
+        .map(|id| task_set.lookup(id).expect("resolved above"))
+        .collect();
+    let self_solving: Vec<String> = pool.install(|| {
+        scenes
+            .par_iter()
+            .filter(|task| {
+                tasks::simulate_scene(task, tasks::SimOptions::default()).is_ok_and(|o| o.solved)
+            })
+            .map(|task| task.id().to_string())
+            .collect()
+    });
     bar.finish_and_clear();
     let mut own: OwnRates = BTreeMap::new();
+    let per_task_own: BTreeMap<String, (u64, u64)> = task_set
+        .tasks()
+        .iter()
+        .zip(&per_task)
+        .map(|(task, (_, (v, s, _)))| (task.id().to_string(), (*v, *s)))
+        .collect();
     for (k, (v, s, i)) in per_task {
         let e = own.entry(k).or_default();
         e.0 += v;
         e.1 += s;
         e.2 += i;
     }
-    let report = summarize(&rows, &ours, &counts, &own);
+    let mut report = summarize(&rows, &ours, &counts, &own);
+    report.self_solving = self_solving;
+    report.scenes_run = scenes.len() as u64;
+    report.task_outliers = task_outliers(&per_task_own, &counts);
     if let Some(o) = out {
         crate::output::write_atomic(o, report.to_markdown().as_bytes())?;
     }
@@ -580,9 +805,17 @@ pub fn run(
             s.unstable_solution_recall
         );
         println!(
-            "templates within x/÷1.5      {} of {}",
-            s.templates_within_1_5x, s.templates
+            "templates within x/÷1.5      {} of {} ({} beyond noise, {} outside beyond noise)",
+            s.templates_within_1_5x,
+            s.templates,
+            s.templates_within_1_5x_significant,
+            s.templates_outside_1_5x_significant
         );
+        println!(
+            "self-solving tasks           {} of {}",
+            s.self_solving_tasks, report.scenes_run
+        );
+        println!("task rate outliers           {}", s.task_rate_outliers);
     }
     Ok(())
 }
@@ -635,5 +868,57 @@ mod tests {
             "task_id,tier,kind,index,action,status\n00000:000,ball,random,0,0.1 x,1\n"
         )
         .is_err());
+    }
+
+    #[test]
+    fn wilson_interval_and_rate_verdicts() {
+        // Hand-computed Wilson 95 % intervals.
+        let (lo, hi) = wilson_95(10, 100);
+        assert!(
+            (lo - 0.05523).abs() < 1e-5 && (hi - 0.17437).abs() < 1e-5,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson_95(0, 1000);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.0038268).abs() < 1e-6, "{hi}");
+        assert_eq!(wilson_95(0, 0), (0.0, 1.0));
+        let t = |k, n| TemplateParity {
+            original_solve_rate: 0.01,
+            rephyre_valid_samples: n,
+            rephyre_solved_samples: k,
+            ..Default::default()
+        };
+        assert_eq!(t(1000, 100_000).verdict(1.5), RateVerdict::Within);
+        assert_eq!(t(3000, 100_000).verdict(1.5), RateVerdict::Outside);
+        assert_eq!(t(300, 100_000).verdict(1.5), RateVerdict::Outside);
+        assert_eq!(t(3, 300).verdict(1.5), RateVerdict::Undetermined);
+        assert_eq!(t(0, 0).verdict(1.5), RateVerdict::Undetermined);
+    }
+
+    #[test]
+    fn task_outliers_flag_only_incompatible_rates() {
+        let mut counts = BTreeMap::new();
+        let c = OriginalCounts {
+            not_solved: 9_200,
+            invalid: 1_000,
+            unstably_solved: 700,
+            stably_solved: 100,
+        }; // rate 0.08
+        for t in ["00005:059", "00005:060", "00005:061"] {
+            counts.insert((t.to_string(), "ball".to_string()), c);
+        }
+        let own: BTreeMap<String, (u64, u64)> = [
+            ("00005:059".to_string(), (130, 0)), // P(0 | 130, 0.08) = 2e-5: not enough alone
+            ("00005:060".to_string(), (400, 0)), // 3e-15: flagged
+            ("00005:061".to_string(), (400, 33)), // expected 32: fine
+            ("00006:000".to_string(), (400, 400)), // no original counts: skipped
+        ]
+        .into_iter()
+        .collect();
+        let out = task_outliers(&own, &counts);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].task_id, "00005:060");
+        assert!((out[0].original_solve_rate - 0.08).abs() < 1e-12);
+        assert!(out[0].p_value < 1e-13);
     }
 }

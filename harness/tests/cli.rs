@@ -84,6 +84,7 @@ fn every_command_has_help_with_examples() {
         vec!["random-curve", "--help"],
         vec!["bench", "--help"],
         vec!["parity", "--help"],
+        vec!["witness", "--help"],
     ] {
         let out = ok(&cmd);
         assert!(out.contains("EXAMPLES:"), "{cmd:?}: {out}");
@@ -1096,4 +1097,113 @@ fn audit_ci_plan_matches_the_committed_golden() {
     assert!(fails(&["audit", "--subset", "ci", "--golden", s(&g)]).contains("MISMATCH"));
     let trace = ok(&["audit", "--trace", "00000:000:1", "--steps", "3"]);
     assert_eq!(trace.lines().count(), 4, "{trace}");
+}
+
+#[test]
+fn witness_search_is_thread_independent_and_verifiable() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = p(&format!("w{threads}.csv"));
+        ok(&[
+            "--threads",
+            threads,
+            "witness",
+            "--templates",
+            "00002,00101",
+            "--tasks-per-template",
+            "3",
+            "--out",
+            s(&out),
+            "--summary",
+            s(&p("w.md")),
+        ]);
+        outputs.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(
+        outputs[0], outputs[1],
+        "witness CSV depends on the thread count"
+    );
+    let text = String::from_utf8(outputs[0].clone()).unwrap();
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(rows.len(), 6);
+    let (tier, found, balls) = (
+        col(&header, "tier"),
+        col(&header, "found"),
+        col(&header, "balls"),
+    );
+    for r in &rows {
+        assert_eq!(r[found], "true", "{r:?}");
+        let n = r[balls].split_whitespace().count();
+        assert_eq!(n, if r[tier] == "ball" { 3 } else { 6 }, "{r:?}");
+    }
+    assert!(std::fs::read_to_string(p("w.md"))
+        .unwrap()
+        .contains("Every task has a witness."));
+    let verified = ok(&["witness", "--verify", s(&p("w1.csv"))]);
+    assert!(
+        verified.contains("6 witnesses, 6 stable, 0 failed"),
+        "{verified}"
+    );
+
+    // --retry searches only the rows without a witness and keeps the others: blanking one row
+    // and retrying with the same parameters gives back the same file.
+    let mut blank: Vec<String> = text.lines().map(String::from).collect();
+    let f: Vec<&str> = blank[2].split(',').collect();
+    blank[2] = format!("{},{},false,,0,{},{},,", f[0], f[1], f[5], f[6]);
+    std::fs::write(p("blank.csv"), blank.join("\n") + "\n").unwrap();
+    ok(&[
+        "witness",
+        "--retry",
+        s(&p("blank.csv")),
+        "--out",
+        s(&p("retried.csv")),
+    ]);
+    assert_eq!(std::fs::read(p("retried.csv")).unwrap(), outputs[0]);
+    fails(&[
+        "witness",
+        "--retry",
+        s(&p("blank.csv")),
+        "--tier",
+        "ball",
+        "--out",
+        s(&p("x.csv")),
+    ]);
+
+    // A witness moved 60 px down-left is no longer a solution: --verify names it and fails.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(String::from).collect();
+    let b: Vec<i32> = f[balls].split(' ').map(|v| v.parse().unwrap()).collect();
+    let moved = [(b[0] - 60).max(b[2]), (b[1] - 60).max(b[2]), b[2]];
+    f[balls] = format!("{} {} {}", moved[0], moved[1], moved[2]);
+    f[8] = format!(
+        "{} {} {}",
+        (moved[0] as f64 + 0.5) / 255.0,
+        (moved[1] as f64 + 0.5) / 255.0,
+        (moved[2] - 2) as f64 / 30.0
+    );
+    lines[1] = f.join(",");
+    std::fs::write(p("bad.csv"), lines.join("\n")).unwrap();
+    let o = run(&["witness", "--verify", s(&p("bad.csv"))]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&rows[0][0]), "{out}");
+
+    std::fs::write(p("junk.csv"), "task_id,nope\n1,2\n").unwrap();
+    assert!(fails(&["witness", "--verify", s(&p("junk.csv"))]).contains("columns"));
+    assert!(fails(&["witness", "--verify", s(&p("missing.csv"))]).contains("cannot read"));
+    fails(&[
+        "witness",
+        "--verify",
+        s(&p("w1.csv")),
+        "--out",
+        s(&p("x.csv")),
+    ]);
+    assert!(fails(&["witness", "--budget", "0", "--out", s(&p("x.csv"))]).contains("budget"));
+    assert!(
+        fails(&["witness", "--templates", "00077", "--out", s(&p("x.csv"))]).contains("no tasks")
+    );
+    assert!(fails(&["witness"]).contains("--out"));
+    fails(&["witness", "--out", "/nonexistent-dir/w.csv"]);
 }

@@ -44,7 +44,7 @@ pub use import::ImportError;
 pub use model::{
     ActionTier, Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier,
 };
-pub use outcome::{simulate, simulate_observed, Outcome, SimOptions};
+pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptions};
 pub use simulation::{BuildError, ObjectDescriptor, SimulationSetup, UserBall};
 pub use store::StoreError;
 pub use taskset::{LoadError, LookupError, TaskSet};

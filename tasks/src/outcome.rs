@@ -30,13 +30,21 @@ pub fn simulate_observed(
     observer: impl FnMut(u32, &World),
 ) -> Result<(Outcome, SimulationSetup), BuildError> {
     let mut setup = task.build_world(action.balls())?;
+    let outcome = run_setup(&mut setup, opts, observer);
+    Ok((outcome, setup))
+}
+
+fn run_setup(
+    setup: &mut SimulationSetup,
+    opts: SimOptions,
+    observer: impl FnMut(u32, &World),
+) -> Outcome {
     let run_opts = RunOptions {
         chain_hashes: opts.chain_hashes,
         early_exit: !opts.no_early_exit,
         ..RunOptions::default()
     };
-    let outcome = run(&mut setup.world, &setup.goal, run_opts, observer);
-    Ok((outcome, setup))
+    run(&mut setup.world, &setup.goal, run_opts, observer)
 }
 
 /// Build the world for `action` and run it.
@@ -46,4 +54,13 @@ pub fn simulate(
     opts: SimOptions,
 ) -> Result<Outcome, BuildError> {
     simulate_observed(task, action, opts, |_, _| {}).map(|(o, _)| o)
+}
+
+/// Run the task's scene as its designer left it, with no user ball. No PHYRE task solves itself
+/// in the original (a self-solving scene would be solved by nearly every action that does not
+/// disturb it, and no task's random solve rate there exceeds 0.24), so a `solved` outcome here
+/// marks a task whose passive motion rephyre does not reproduce.
+pub fn simulate_scene(task: &Task, opts: SimOptions) -> Result<Outcome, BuildError> {
+    let mut setup = task.build_world(&[])?;
+    Ok(run_setup(&mut setup, opts, |_, _| {}))
 }

@@ -12,6 +12,7 @@ pub mod render;
 pub mod simulate;
 pub mod solvability;
 pub mod tasks_cmd;
+pub mod witness;
 
 use crate::cli::{Cli, Command};
 use anyhow::{bail, Context, Result};
@@ -83,6 +84,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(a) => eval::run(&ctx, a),
         Command::Compare(a) => eval::compare(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
+        Command::Witness(a) => witness::run(&ctx, a),
     }
 }
 
@@ -188,15 +190,7 @@ pub fn select_tasks<'a>(
     per_template: Option<u32>,
 ) -> Result<Vec<&'a Task>> {
     let templates = match templates {
-        Some(text) => {
-            let list = parse_templates(text)?;
-            for &t in &list {
-                if set.template(t).is_empty() {
-                    bail!("template {t:05} has no tasks in the task set");
-                }
-            }
-            list
-        }
+        Some(text) => templates_in_set(set, text)?,
         None => {
             let list: Vec<u32> = set
                 .templates()
@@ -216,6 +210,17 @@ pub fn select_tasks<'a>(
         out.extend(tasks[..n].iter());
     }
     Ok(out)
+}
+
+/// The templates of a `--templates` list, each checked to have tasks in `set`.
+pub fn templates_in_set(set: &TaskSet, text: &str) -> Result<Vec<u32>> {
+    let list = parse_templates(text)?;
+    for &t in &list {
+        if set.template(t).is_empty() {
+            bail!("template {t:05} has no tasks in the task set");
+        }
+    }
+    Ok(list)
 }
 
 /// FNV-1a over bytes (fingerprints of task data for checkpoints).

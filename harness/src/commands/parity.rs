@@ -8,11 +8,14 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
     let set = ctx.task_set()?;
     crate::parity::run(
         set,
-        a.reference.as_deref(),
-        a.out.as_deref(),
-        a.json,
-        a.random_per_task,
-        ctx.threads,
-        ctx.progress,
+        &crate::parity::ParityOptions {
+            reference: a.reference.as_deref(),
+            out: a.out.as_deref(),
+            json: a.json,
+            random_per_task: a.random_per_task,
+            random_per_task_2b: a.random_per_task_2b.unwrap_or(a.random_per_task),
+            threads: ctx.threads,
+            progress: ctx.progress,
+        },
     )
 }
