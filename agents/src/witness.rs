@@ -10,7 +10,10 @@
 //! The search works on the action lattice: validation truncates ball centres to whole pixels and
 //! rounds radii, so an action is really a list of integer balls (x, y, r). It tries, in order,
 //! the seeds it is given (e.g. the original's stored solutions for this task and its template's
-//! other tasks), then random actions from the shared counter-based RNG. A candidate that solves
+//! other tasks), then alternates random actions from the shared counter-based RNG with jumps
+//! near a seed (up to 2, 4, 8 or 16 px away, radius ±2 px): a template's tasks differ by small
+//! moves of their objects, so a sibling's solution that misses here, or overlaps an object, often
+//! has a solution a few pixels away. A candidate that solves
 //! but is not stable joins a frontier; the search then tries lattice points around frontier
 //! points (first 1 and 2 px away from the neighbour that failed, then random jitters of up to
 //! 3 px, moving one or both balls, with radius changes of ±1 px). Every simulated outcome is
@@ -217,6 +220,55 @@ fn clamp(b: LatticeBall) -> LatticeBall {
     [b[0].clamp(0, 254), b[1].clamp(0, 254), b[2].clamp(2, 32)]
 }
 
+/// The lattice point an in-range action would quantize to, whether or not it is valid for the
+/// task (an invalid seed still marks a promising neighbourhood). `None` outside [0, 1].
+#[allow(clippy::float_arithmetic)] // boundary: the user's action numbers to integers
+fn nominal_lattice(action: &[f64]) -> Option<Vec<LatticeBall>> {
+    if action.is_empty() || !action.len().is_multiple_of(3) {
+        return None;
+    }
+    if !action.iter().all(|a| (0.0..=1.0).contains(a)) {
+        return None;
+    }
+    // Same mapping as validation: centres truncated, radii rounded half to even.
+    Some(
+        action
+            .chunks_exact(3)
+            .map(|a| {
+                clamp([
+                    (255.0 * a[0]).trunc() as i32,
+                    (255.0 * a[1]).trunc() as i32,
+                    (2.0 + 30.0 * a[2]).round_ties_even() as i32,
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// A jump near seed centre `c`: every ball moves (or, with two balls, sometimes just one) by up
+/// to 2, 4, 8 or 16 px per axis, its radius by up to ±1 (short jumps) or ±2 px.
+fn near_seed(c: &[LatticeBall], mut words: impl FnMut(u64) -> u64) -> Vec<LatticeBall> {
+    let s = 2 << (words(0) % 4);
+    let ds = if s == 2 { 1 } else { 2 };
+    let n = c.len() as u64;
+    let mover = words(1) % (n + 1);
+    c.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let i = i as u64;
+            if mover == n || mover == i {
+                clamp([
+                    b[0] + spread(words(2 + 3 * i), s),
+                    b[1] + spread(words(3 + 3 * i), s),
+                    b[2] + spread(words(4 + 3 * i), ds),
+                ])
+            } else {
+                *b
+            }
+        })
+        .collect()
+}
+
 /// Uniform integer in `-s..=s` from a random word.
 fn spread(w: u64, s: i32) -> i32 {
     let width = (2 * s + 1) as u64;
@@ -259,7 +311,8 @@ fn refine(p: &FrontierPoint, k: u32, mut words: impl FnMut(u64) -> u64) -> Vec<L
 }
 
 /// Search for a stable solution of `task` with actions of `tier`: seeds first (in order), then
-/// random actions of the stream `rng::stream_of(task id)`, refining solved-but-unstable points.
+/// random actions of the stream `rng::stream_of(task id)` alternating with jumps near the seeds,
+/// refining solved-but-unstable points.
 pub fn find_witness(
     task: &Task,
     tier: ActionTier,
@@ -275,6 +328,15 @@ pub fn find_witness(
     let stream = rng::stream_of(&task.id().to_string());
     // Refinement words use a different seed from the random actions.
     let jitter_seed = params.seed ^ 0x0077_6974_6e65_7373; // "witness" in ASCII
+    let near_seed_seed = params.seed ^ 0x0000_6e65_6172_6279; // "nearby"
+                                                              // Neighbourhood centres: every seed of the right length and range, valid here or not.
+    let centres: Vec<(u32, Vec<LatticeBall>)> = seeds
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.len() == tier.action_len())
+        .filter_map(|(n, a)| Some((n as u32, nominal_lattice(a)?)))
+        .collect();
+    let (mut near_counter, mut near_turn) = (0u64, false);
     let mut seen: BTreeSet<Vec<LatticeBall>> = BTreeSet::new();
     let mut frontier: VecDeque<FrontierPoint> = VecDeque::new();
     let (mut next_seed, mut next_random, mut refine_counter) = (0usize, 0u64, 0u64);
@@ -303,7 +365,15 @@ pub fn find_witness(
                 Ok(v) => (lattice_of(&v), Origin::Seed(n as u32), 0),
                 Err(_) => continue,
             }
+        } else if near_turn && !centres.is_empty() {
+            near_turn = false;
+            near_counter += 1;
+            let counter = near_counter;
+            let word = |w| rng::word(near_seed_seed, stream, counter, w);
+            let (n, centre) = &centres[(word(99) % centres.len() as u64) as usize];
+            (near_seed(centre, word), Origin::Seed(*n), 1)
         } else {
+            near_turn = true;
             let n = next_random;
             next_random += 1;
             let a = rng::uniform_vector(params.seed, stream, n, tier.action_len());
@@ -409,6 +479,40 @@ mod tests {
                 .unwrap();
             assert!(moved <= 3, "jitter of trial {k} moved {moved} px");
         }
+    }
+
+    #[test]
+    fn nominal_lattice_matches_validation_and_jumps_stay_near() {
+        let set = TaskSet::builtin();
+        let task = &set.template(2)[0];
+        let mut valid = 0;
+        for n in 0..500u64 {
+            let a = rng::uniform_vector(3, 4, n, 3);
+            let nominal = nominal_lattice(&a).expect("in range");
+            if let Ok(v) = validate_action(task, ActionTier::Ball, &a) {
+                assert_eq!(nominal, lattice_of(&v), "action {a:?}");
+                valid += 1;
+            }
+        }
+        assert!(valid > 100, "only {valid} valid actions compared");
+        assert_eq!(nominal_lattice(&[0.5, 1.5, 0.5]), None);
+        assert_eq!(nominal_lattice(&[0.5, 0.5]), None);
+        let centre = vec![[100, 200, 10], [250, 3, 31]];
+        let mut moved_most = 0;
+        for k in 0..400u64 {
+            let b = near_seed(&centre, |w| rng::word(5, 6, k, w));
+            for (ball, c) in b.iter().zip(&centre) {
+                assert!((0..=254).contains(&ball[0]) && (0..=254).contains(&ball[1]));
+                assert!((2..=32).contains(&ball[2]));
+                let d = (ball[0] - c[0]).abs().max((ball[1] - c[1]).abs());
+                assert!(
+                    d <= 16 && (ball[2] - c[2]).abs() <= 2,
+                    "{ball:?} from {c:?}"
+                );
+                moved_most = moved_most.max(d);
+            }
+        }
+        assert!(moved_most > 8, "jumps never went beyond 8 px");
     }
 
     #[test]

@@ -513,6 +513,7 @@ const PARITY_EXAMPLES: &str = "\
 EXAMPLES:
   rephyre parity
   rephyre parity --out parity.md --random-per-task 100
+  rephyre parity --random-per-task 100 --random-per-task-2b 400 --out p.md --checkpoint p.ckpt --resume
   rephyre parity --reference outcomes-A.csv --json";
 
 #[derive(Debug, Args)]
@@ -534,6 +535,8 @@ pub struct ParityArgs {
     /// times lower, so a sample that settles the ball tier leaves them undetermined.
     #[arg(long, value_name = "N")]
     pub random_per_task_2b: Option<u32>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 const WITNESS_EXAMPLES: &str = "\
@@ -550,8 +553,9 @@ pub struct WitnessArgs {
     /// invalid) instead of searching; exit status 2 if any fails.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "summary", "budget", "no_seeds", "retry"])]
     pub verify: Option<PathBuf>,
-    /// Search again only the tasks of FILE (a witness CSV) that have no witness, keeping its
-    /// other rows, and write the merged file to --out (e.g. with a larger --budget).
+    /// Search again only the tasks of FILE (a witness CSV) that have no witness and spent less
+    /// than the budget, keeping its other rows, and write the merged file to --out (e.g. with a
+    /// larger --budget). The witnesses of a task's template in FILE become extra seeds.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["tier", "templates", "tasks_per_template"])]
     pub retry: Option<PathBuf>,
     /// Action tier (default: each task's own tier).

@@ -103,6 +103,75 @@ pub struct OriginalCounts {
     pub stably_solved: u64,
 }
 
+/// How the original sampled: batches of this many random attempts per task, until at least
+/// 10,000 were valid and at least 3 were stable solutions (every attempt count in the file is a
+/// multiple of it).
+pub const ORIGINAL_BATCH: u64 = 10_000;
+
+impl OriginalCounts {
+    pub fn valid(&self) -> u64 {
+        self.not_solved + self.unstably_solved + self.stably_solved
+    }
+
+    pub fn attempts(&self) -> u64 {
+        self.valid() + self.invalid
+    }
+
+    /// Share of attempts that were valid.
+    pub fn valid_share(&self) -> f64 {
+        ratio(self.valid(), self.attempts())
+    }
+
+    /// Share of attempts that were invalid.
+    pub fn invalid_rate(&self) -> f64 {
+        ratio(self.invalid, self.attempts())
+    }
+
+    /// Did sampling stop because the third stable solution came, rather than at the batches
+    /// the 10,000-valid floor needs? (Then the last batch is there *because* it held a
+    /// stable solution.)
+    pub fn stopped_by_solutions(&self) -> bool {
+        let batches = self.attempts() / ORIGINAL_BATCH;
+        let v = self.valid_share();
+        if v <= 0.0 {
+            return false;
+        }
+        // Batches the valid floor needs at this valid share (at least 2: the file has none
+        // with fewer).
+        let floor = ((1.0 / v).ceil() as u64).max(2);
+        batches > floor && self.stably_solved >= 3
+    }
+
+    /// The task's solve rate among valid random actions, estimated without the bias of the
+    /// original's stopping rule.
+    ///
+    /// The original sampled until its third stable solution, so for rare-solution tasks the
+    /// plain ratio (solved / valid) overstates the stable part: the run ends right after a
+    /// success (by up to 1.46× at 2e-5 in a simulation of the rule). For those tasks the stable
+    /// count loses the success that ended the run ((S − 1) / n, the inverse-binomial
+    /// estimator; within 3.5 % in the same simulation); unstable solutions do not steer the
+    /// rule and keep U / n.
+    pub fn solve_rate(&self) -> f64 {
+        let n = self.valid();
+        let stable = if self.stopped_by_solutions() {
+            self.stably_solved - 1
+        } else {
+            self.stably_solved
+        };
+        ratio(stable + self.unstably_solved, n)
+    }
+
+    /// Binomial sampling variance of [`OriginalCounts::solve_rate`].
+    pub fn solve_rate_variance(&self) -> f64 {
+        let n = self.valid();
+        if n == 0 {
+            return 0.0;
+        }
+        let p = self.solve_rate();
+        p * (1.0 - p) / n as f64
+    }
+}
+
 /// Parse random-action-status-counts.csv into (task_id, action_tier) → counts.
 pub fn parse_counts(text: &str) -> Result<BTreeMap<(String, String), OriginalCounts>> {
     let mut rdr = csv::Reader::from_reader(text.as_bytes());
@@ -177,8 +246,11 @@ pub struct TemplateParity {
     pub stable_solved: u64,
     pub unstable_rows: u64,
     pub unstable_solved: u64,
-    /// Original random-action solve rate among valid attempts (from the counts file).
+    /// Original random-action solve rate among valid attempts (from the counts file): the mean
+    /// of its per-task rates ([`OriginalCounts::solve_rate`]) weighted by valid share, and
+    /// that mean's standard error.
     pub original_solve_rate: f64,
+    pub original_solve_rate_se: f64,
     pub original_invalid_rate: f64,
     /// rephyre's random-action solve rate among valid attempts and invalid rate.
     pub rephyre_solve_rate: f64,
@@ -227,16 +299,17 @@ impl TemplateParity {
         a > 0.0 && b > 0.0 && a / b <= factor && b / a <= factor
     }
 
-    /// Compare rephyre's rate with the band [orig / factor, orig × factor], taking the
-    /// original's rate (from 10^6 or more valid actions per template) as exact and rephyre's
-    /// with its 95 % Wilson interval.
+    /// Compare the two rates beyond sampling noise: rephyre's 95 % Wilson interval against
+    /// the band [orig / factor, orig × factor], the band widened (or, for *within*, narrowed)
+    /// by the original's own 95 % interval (normal, ±1.96 standard errors).
     pub fn verdict(&self, factor: f64) -> RateVerdict {
         let o = self.original_solve_rate;
+        let half = 1.959_963_984_540_054 * self.original_solve_rate_se;
+        let (o_lo, o_hi) = ((o - half).max(0.0), o + half);
         let (lo, hi) = wilson_95(self.rephyre_solved_samples, self.rephyre_valid_samples);
-        let (band_lo, band_hi) = (o / factor, o * factor);
-        if lo >= band_lo && hi <= band_hi {
+        if lo >= o_hi / factor && hi <= o_lo * factor {
             RateVerdict::Within
-        } else if hi < band_lo || lo > band_hi {
+        } else if hi < o_lo / factor || lo > o_hi * factor {
             RateVerdict::Outside
         } else {
             RateVerdict::Undetermined
@@ -274,8 +347,7 @@ pub fn task_outliers(
         let Some(c) = counts.get(&(task.clone(), tier.to_string())) else {
             continue;
         };
-        let orig_solved = c.unstably_solved + c.stably_solved;
-        let rate = ratio(orig_solved, orig_solved + c.not_solved);
+        let rate = c.solve_rate();
         if valid == 0 || !(0.0..=1.0).contains(&rate) {
             continue;
         }
@@ -334,10 +406,49 @@ pub struct ParitySummary {
     pub task_rate_outliers: u64,
 }
 
+/// The original's per-task rates of one template, folded as rephyre samples: the same number
+/// of attempts per task.
+#[derive(Default)]
+struct TemplateRates {
+    tasks: u64,
+    /// Σ valid share; Σ valid share × solve rate; Σ (valid share)² × its variance.
+    weight: f64,
+    weighted_rate: f64,
+    weighted_variance: f64,
+    invalid: f64,
+}
+
+impl TemplateRates {
+    fn add(&mut self, c: &OriginalCounts) {
+        let w = c.valid_share();
+        self.tasks += 1;
+        self.weight += w;
+        self.weighted_rate += w * c.solve_rate();
+        self.weighted_variance += w * w * c.solve_rate_variance();
+        self.invalid += c.invalid_rate();
+    }
+
+    /// (rate, standard error).
+    fn solve_rate(&self) -> (f64, f64) {
+        if self.weight <= 0.0 {
+            return (0.0, 0.0);
+        }
+        (
+            self.weighted_rate / self.weight,
+            self.weighted_variance.sqrt() / self.weight,
+        )
+    }
+
+    fn invalid_rate(&self) -> f64 {
+        if self.tasks == 0 {
+            return 0.0;
+        }
+        self.invalid / self.tasks as f64
+    }
+}
+
 /// Our random-action rates for one template: (valid, solved, invalid) counts.
 pub type OwnRates = BTreeMap<(String, String), (u64, u64, u64)>;
-/// One task's contribution to [`OwnRates`].
-type TaskRates = ((String, String), (u64, u64, u64));
 
 /// Fold per-row results (`ours[i]` for `rows[i]`: −1, 0, 1) into the report.
 pub fn summarize(
@@ -394,8 +505,12 @@ pub fn summarize(
             }
         }
     }
-    // Original rates from the counts file (action tier = task tier).
-    let mut orig: BTreeMap<(String, String), OriginalCounts> = BTreeMap::new();
+    // Original rates from the counts file (action tier = task tier). The original sampled
+    // each task until it had enough solutions, so its counts are not a random sample of the
+    // template: pooling them would weight each task by how rare its solutions are. rephyre
+    // samples the same number of attempts per task, so the matching template rate is the mean
+    // of per-task rates weighted by each task's valid share.
+    let mut orig: BTreeMap<(String, String), TemplateRates> = BTreeMap::new();
     for ((task, tier), c) in counts {
         let template = task.split(':').next().unwrap_or("").to_string();
         let task_tier = if template.starts_with("001") {
@@ -406,17 +521,12 @@ pub fn summarize(
         if tier != task_tier {
             continue;
         }
-        let e = orig.entry((tier.clone(), template)).or_default();
-        e.not_solved += c.not_solved;
-        e.invalid += c.invalid;
-        e.unstably_solved += c.unstably_solved;
-        e.stably_solved += c.stably_solved;
+        orig.entry((tier.clone(), template)).or_default().add(c);
     }
     for (key, t) in per.iter_mut() {
-        if let Some(c) = orig.get(key) {
-            let solved = c.unstably_solved + c.stably_solved;
-            t.original_solve_rate = ratio(solved, solved + c.not_solved);
-            t.original_invalid_rate = ratio(c.invalid, solved + c.not_solved + c.invalid);
+        if let Some(r) = orig.get(key) {
+            (t.original_solve_rate, t.original_solve_rate_se) = r.solve_rate();
+            t.original_invalid_rate = r.invalid_rate();
         }
         if let Some(&(valid, solved, invalid)) = own_rates.get(key) {
             t.rephyre_solve_rate = ratio(solved, valid);
@@ -568,9 +678,14 @@ impl ParityReport {
         }
         let _ = writeln!(
             m,
-            "\nThe verdict takes the original's rate as exact (10^6 or more valid actions per template) \
-             and rephyre's with its 95 % Wilson interval: *within* / *outside* when that interval \
-             lies inside / outside [orig ÷ 1.5, orig × 1.5], *undetermined* when it straddles an edge."
+            "\nThe original's rate of a template is the mean of its tasks' rates, weighted by their \
+             valid shares (rephyre samples the same number of attempts per task; the original \
+             sampled each task until its third stable solution, so its pooled counts would weight \
+             tasks by how rare their solutions are), each task's rate corrected for that stopping \
+             rule. The verdict compares rephyre's 95 % Wilson interval with [orig ÷ 1.5, orig × 1.5] \
+             taken at the ends of the original's own 95 % interval: *within* / *outside* when it \
+             lies inside / outside for every original rate in that interval, *undetermined* \
+             otherwise."
         );
         if !self.task_outliers.is_empty() {
             let _ = writeln!(
@@ -632,9 +747,7 @@ pub fn status_of(task: &tasks::Task, tier: tasks::Tier, action: &[f64]) -> i8 {
 /// What `rephyre parity` runs.
 #[derive(Clone, Debug)]
 pub struct ParityOptions<'a> {
-    /// Reference rows (outcomes-A.csv format); `None`: the built-in copy.
     pub reference: Option<&'a std::path::Path>,
-    /// Markdown report.
     pub out: Option<&'a std::path::Path>,
     /// Print the one-line JSON summary instead of the headline table.
     pub json: bool,
@@ -642,13 +755,133 @@ pub struct ParityOptions<'a> {
     pub random_per_task: u32,
     /// The same for two-ball-tier tasks.
     pub random_per_task_2b: u32,
-    pub threads: Option<usize>,
-    pub progress: bool,
+    /// Threads, progress, checkpoint and resume.
+    pub run: crate::runner::RunConfig,
+}
+
+/// Random actions drawn per runner batch (a checkpoint never loses more than one batch a task).
+const DRAWS_PER_BATCH: u32 = 25;
+
+/// One task's share of the parity run (the runner's per-task state).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TaskParityState {
+    /// The first batch (reference rows and the scene) has run.
+    pub started: bool,
+    /// rephyre's status of each reference row of the task, in row order.
+    pub reference: Vec<i8>,
+    /// The scene, run with no action, solves itself (referenced tasks only).
+    pub scene_solved: bool,
+    /// Own random actions: drawn so far, next index of the task's stream, and their outcomes.
+    pub draws: u32,
+    pub next_index: u64,
+    pub valid: u64,
+    pub solved: u64,
+    pub invalid: u64,
+}
+
+/// The next random action of a task's stream for rephyre's rates, from `*index` on (advanced
+/// past every draw used).
+///
+/// Like the original's random actions: drawn uniformly, redrawing any ball outside the scene
+/// and (two balls) any pair closer than the validity gap. None of outcomes-A's 60,000 two-ball
+/// random rows has such a pair, where uniform in-scene draws give 7 %. Actions that overlap a
+/// scene body are kept (and count as invalid, as in the original's counts).
+pub fn random_action(
+    task: &tasks::Task,
+    tier: tasks::Tier,
+    stream: u64,
+    index: &mut u64,
+) -> Vec<f64> {
+    loop {
+        let a = crate::rng::uniform_vector(RATE_SEED, stream, *index, tier.action_len());
+        *index += 1;
+        if !matches!(
+            tasks::validate_action(task, tier, &a),
+            Err(tasks::InvalidAction::OutsideScene { .. } | tasks::InvalidAction::BallsTooClose)
+        ) {
+            return a;
+        }
+    }
+}
+
+/// The parity run as a runner job: one runner task per task of the set.
+struct ParityJob<'a> {
+    tasks: &'a [tasks::Task],
+    rows: &'a [ReferenceRow],
+    /// Per task: its reference rows (indices into `rows`, in order).
+    rows_of: Vec<Vec<u32>>,
+    random_per_task: u32,
+    random_per_task_2b: u32,
+    fingerprint: String,
+}
+
+impl ParityJob<'_> {
+    fn draws(&self, tier: tasks::Tier) -> u32 {
+        match tier {
+            tasks::Tier::Ball => self.random_per_task,
+            tasks::Tier::TwoBalls => self.random_per_task_2b,
+        }
+    }
+}
+
+impl crate::runner::TaskJob for ParityJob<'_> {
+    type State = TaskParityState;
+
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+
+    fn advance(&self, t: usize, s: &mut TaskParityState) -> bool {
+        let task = &self.tasks[t];
+        let tier = task.tier();
+        let target = self.draws(tier);
+        if !s.started {
+            s.reference = self.rows_of[t]
+                .iter()
+                .map(|&i| {
+                    let r = &self.rows[i as usize];
+                    // Tiers were checked when the job was made.
+                    let row_tier = tasks::Tier::parse(&r.tier).unwrap_or(tier);
+                    status_of(task, row_tier, &r.action)
+                })
+                .collect();
+            if !self.rows_of[t].is_empty() {
+                s.scene_solved = tasks::simulate_scene(task, tasks::SimOptions::default())
+                    .is_ok_and(|o| o.solved);
+            }
+            s.started = true;
+            return s.draws >= target;
+        }
+        let stream = crate::rng::stream_of(&task.id().to_string());
+        let end = target.min(s.draws.saturating_add(DRAWS_PER_BATCH));
+        while s.draws < end {
+            let a = random_action(task, tier, stream, &mut s.next_index);
+            match status_of(task, tier, &a) {
+                0 => s.invalid += 1,
+                1 => {
+                    s.valid += 1;
+                    s.solved += 1
+                }
+                _ => s.valid += 1,
+            }
+            s.draws += 1;
+        }
+        s.draws >= target
+    }
+
+    fn simulations(&self, s: &TaskParityState) -> u64 {
+        s.reference.iter().filter(|&&o| o != 0).count() as u64 + s.valid
+    }
 }
 
 /// `rephyre parity`: run every reference row, sample random actions per task for the
-/// per-template rates, run every task's scene without an action, write the Markdown report
-/// (if asked) and print either the one-line JSON summary or the headline table.
+/// per-template rates, run every referenced task's scene without an action (all on the
+/// checkpointed runner), write the Markdown report (if asked) and print either the one-line
+/// JSON summary or the headline table.
 pub fn run(task_set: &tasks::TaskSet, opts: &ParityOptions) -> Result<()> {
     let ParityOptions {
         reference,
@@ -656,13 +889,11 @@ pub fn run(task_set: &tasks::TaskSet, opts: &ParityOptions) -> Result<()> {
         json,
         random_per_task,
         random_per_task_2b,
-        threads,
-        progress,
+        ref run,
     } = *opts;
-    use rayon::prelude::*;
-    if let Some(o) = out {
-        crate::output::check_writable(o)?;
-    }
+    let mut outputs: Vec<&std::path::Path> = out.into_iter().collect();
+    outputs.extend(run.checkpoint.as_deref());
+    crate::commands::check_outputs(outputs)?;
     let text = match reference {
         Some(p) => std::fs::read_to_string(p)
             .with_context(|| format!("cannot read reference file {}", p.display()))?,
@@ -670,118 +901,72 @@ pub fn run(task_set: &tasks::TaskSet, opts: &ParityOptions) -> Result<()> {
     };
     let rows = parse_reference(&text)?;
     let counts = parse_counts(BUILTIN_COUNTS_CSV)?;
-    let mut resolved = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let task = task_set
+    let all = task_set.tasks();
+    let position: BTreeMap<String, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id().to_string(), i))
+        .collect();
+    let mut rows_of: Vec<Vec<u32>> = vec![Vec::new(); all.len()];
+    for (i, r) in rows.iter().enumerate() {
+        // Resolve every row first: a bad row is an error before any simulation.
+        task_set
             .lookup(&r.task_id)
             .map_err(|e| anyhow::anyhow!("reference row for {}: {e}", r.task_id))?;
-        let tier = tasks::Tier::parse(&r.tier).with_context(|| {
+        tasks::Tier::parse(&r.tier).with_context(|| {
             format!("reference row for {}: unknown tier {:?}", r.task_id, r.tier)
         })?;
-        resolved.push((task, tier));
+        let t = *position
+            .get(&r.task_id)
+            .with_context(|| format!("reference row for {}: task not in the set", r.task_id))?;
+        rows_of[t].push(u32::try_from(i).context("too many reference rows")?);
     }
-    let pool = {
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = threads {
-            b = b.num_threads(t.max(1));
-        }
-        b.build().context("cannot start worker threads")?
+    let refs: Vec<&tasks::Task> = all.iter().collect();
+    let job = ParityJob {
+        tasks: all,
+        rows: &rows,
+        rows_of,
+        random_per_task,
+        random_per_task_2b,
+        fingerprint: format!(
+            "parity-2 rephyre-{} reference={:016x} random={}/{} seed={RATE_SEED:x} {}",
+            env!("CARGO_PKG_VERSION"),
+            crate::commands::fnv64(text.as_bytes()),
+            random_per_task,
+            random_per_task_2b,
+            crate::commands::tasks_fingerprint(&refs)?
+        ),
     };
-    let bar = if progress {
-        indicatif::ProgressBar::new((rows.len() + task_set.len()) as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let ours: Vec<i8> = pool.install(|| {
-        rows.par_iter()
-            .zip(resolved.par_iter())
-            .map(|(r, (task, tier))| {
-                let s = status_of(task, *tier, &r.action);
-                bar.inc(1);
-                s
-            })
-            .collect()
-    });
-    // Our own random-action rates per (tier, template), in the task's own tier.
-    let per_task: Vec<TaskRates> = pool.install(|| {
-        task_set
-            .tasks()
-            .par_iter()
-            .map(|task| {
-                let id = task.id().to_string();
-                let tier = task.tier();
-                let stream = crate::rng::stream_of(&id);
-                let (mut valid, mut solved, mut invalid) = (0u64, 0u64, 0u64);
-                let draws = match tier {
-                    tasks::Tier::Ball => random_per_task,
-                    tasks::Tier::TwoBalls => random_per_task_2b,
-                };
-                // Like the original's random actions (outcomes-A's are all in the scene), draw
-                // uniformly and redraw any ball outside the scene; occluded or overlapping
-                // actions count as invalid.
-                let mut index = 0u64;
-                for _ in 0..draws {
-                    let a = loop {
-                        let a =
-                            crate::rng::uniform_vector(RATE_SEED, stream, index, tier.action_len());
-                        index += 1;
-                        if !matches!(
-                            tasks::validate_action(task, tier, &a),
-                            Err(tasks::InvalidAction::OutsideScene { .. })
-                        ) {
-                            break a;
-                        }
-                    };
-                    match status_of(task, tier, &a) {
-                        0 => invalid += 1,
-                        1 => {
-                            valid += 1;
-                            solved += 1
-                        }
-                        _ => valid += 1,
-                    }
-                }
-                bar.inc(1);
-                (
-                    (tier.to_string(), id[..5].to_string()),
-                    (valid, solved, invalid),
-                )
-            })
-            .collect()
-    });
-    // Every referenced task's scene, run with no action.
-    let referenced: std::collections::BTreeSet<&str> =
-        rows.iter().map(|r| r.task_id.as_str()).collect();
-    let scenes: Vec<&tasks::Task> = referenced
-        .iter()
-        .map(|id| task_set.lookup(id).expect("resolved above"))
-        .collect();
-    let self_solving: Vec<String> = pool.install(|| {
-        scenes
-            .par_iter()
-            .filter(|task| {
-                tasks::simulate_scene(task, tasks::SimOptions::default()).is_ok_and(|o| o.solved)
-            })
-            .map(|task| task.id().to_string())
-            .collect()
-    });
-    bar.finish_and_clear();
+    let states = crate::runner::run(&job, run)?;
+    // Scatter the per-task results back into row order and per-template sums.
+    let mut ours = vec![0i8; rows.len()];
     let mut own: OwnRates = BTreeMap::new();
-    let per_task_own: BTreeMap<String, (u64, u64)> = task_set
-        .tasks()
-        .iter()
-        .zip(&per_task)
-        .map(|(task, (_, (v, s, _)))| (task.id().to_string(), (*v, *s)))
-        .collect();
-    for (k, (v, s, i)) in per_task {
-        let e = own.entry(k).or_default();
-        e.0 += v;
-        e.1 += s;
-        e.2 += i;
+    let mut per_task_own: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut self_solving = Vec::new();
+    let mut scenes_run = 0u64;
+    for ((task, s), rows_here) in all.iter().zip(&states).zip(&job.rows_of) {
+        for (&i, &o) in rows_here.iter().zip(&s.reference) {
+            ours[i as usize] = o;
+        }
+        let id = task.id().to_string();
+        if !rows_here.is_empty() {
+            scenes_run += 1;
+            if s.scene_solved {
+                self_solving.push(id.clone());
+            }
+        }
+        let e = own
+            .entry((task.tier().to_string(), id[..5].to_string()))
+            .or_default();
+        e.0 += s.valid;
+        e.1 += s.solved;
+        e.2 += s.invalid;
+        per_task_own.insert(id, (s.valid, s.solved));
     }
+    self_solving.sort();
     let mut report = summarize(&rows, &ours, &counts, &own);
     report.self_solving = self_solving;
-    report.scenes_run = scenes.len() as u64;
+    report.scenes_run = scenes_run;
     report.task_outliers = task_outliers(&per_task_own, &counts);
     if let Some(o) = out {
         crate::output::write_atomic(o, report.to_markdown().as_bytes())?;
@@ -813,7 +998,7 @@ pub fn run(task_set: &tasks::TaskSet, opts: &ParityOptions) -> Result<()> {
         );
         println!(
             "self-solving tasks           {} of {}",
-            s.self_solving_tasks, report.scenes_run
+            s.self_solving_tasks, scenes_run
         );
         println!("task rate outliers           {}", s.task_rate_outliers);
     }
@@ -893,6 +1078,133 @@ mod tests {
         assert_eq!(t(300, 100_000).verdict(1.5), RateVerdict::Outside);
         assert_eq!(t(3, 300).verdict(1.5), RateVerdict::Undetermined);
         assert_eq!(t(0, 0).verdict(1.5), RateVerdict::Undetermined);
+    }
+
+    #[test]
+    fn random_actions_are_in_scene_and_apart_like_the_originals() {
+        let set = tasks::TaskSet::builtin();
+        let task = set.lookup("00100:000").unwrap();
+        let (mut index, mut occluded) = (0u64, 0);
+        for _ in 0..2_000 {
+            let before = index;
+            let a = random_action(task, tasks::Tier::TwoBalls, 9, &mut index);
+            assert!(index > before);
+            match tasks::validate_action(task, tasks::Tier::TwoBalls, &a) {
+                Ok(_) => {}
+                Err(tasks::InvalidAction::Occluded { .. }) => occluded += 1,
+                Err(e) => panic!("{a:?} drawn though {e:?}"),
+            }
+        }
+        // About half of the in-scene, apart pairs overlap a body of this task.
+        assert!((200..1_800).contains(&occluded), "{occluded}");
+        // Redraws happened: more stream indices used than actions returned.
+        assert!(index > 2_000 * 3 / 2, "{index}");
+    }
+
+    #[test]
+    fn original_rates_undo_the_stopping_rule() {
+        let c = |attempts: u64, valid: u64, unstable: u64, stable: u64| OriginalCounts {
+            not_solved: valid - unstable - stable,
+            invalid: attempts - valid,
+            unstably_solved: unstable,
+            stably_solved: stable,
+        };
+        // 00000:035 in the file: 6 batches where 2 give 10,000 valid, 3 stable: the run
+        // ended on a stable solution, which does not count.
+        let late = c(60_000, 54_652, 93, 3);
+        assert!(late.stopped_by_solutions());
+        assert!((late.solve_rate() - 95.0 / 54_652.0).abs() < 1e-15);
+        // 00000:000: 2 batches, the 10,000-valid floor ended it: plain ratio.
+        let floor = c(20_000, 17_824, 164, 3);
+        assert!(!floor.stopped_by_solutions());
+        assert!((floor.solve_rate() - 167.0 / 17_824.0).abs() < 1e-15);
+        // A 30 % valid share needs 4 batches for the floor.
+        assert!(!c(40_000, 12_000, 10, 3).stopped_by_solutions());
+        assert!(c(50_000, 15_000, 10, 3).stopped_by_solutions());
+    }
+
+    /// The correction, checked by simulating the original's rule: batches of 10,000
+    /// attempts (80 % valid) until ≥ 10,000 valid and ≥ 3 stable solutions.
+    #[test]
+    fn corrected_rate_is_unbiased_under_the_original_rule() {
+        let p: f64 = 5e-5;
+        let valid_per_batch = 8_000u64;
+        let (mut plain, mut corrected) = (0.0, 0.0);
+        let tasks = 4_000u64;
+        for t in 0..tasks {
+            // Positions of stable solutions among valid attempts: geometric gaps.
+            let (mut pos, mut k, mut third) = (0u64, 0u64, 0u64);
+            while k < 3 {
+                let u = 1.0 - tasks::rng::unit_f64(tasks::rng::word(7, t, k, 0));
+                pos += 1 + (u.ln() / (1.0 - p).ln()).floor() as u64;
+                k += 1;
+                third = pos;
+            }
+            let batches = third.div_ceil(valid_per_batch).max(2);
+            let valid = batches * valid_per_batch;
+            // Solutions after the third within its batch: continue the same stream.
+            let mut stable = 3;
+            loop {
+                let u = 1.0 - tasks::rng::unit_f64(tasks::rng::word(7, t, k, 0));
+                pos += 1 + (u.ln() / (1.0 - p).ln()).floor() as u64;
+                k += 1;
+                if pos > valid {
+                    break;
+                }
+                stable += 1;
+            }
+            let counts = OriginalCounts {
+                not_solved: valid - stable,
+                invalid: batches * 10_000 - valid,
+                unstably_solved: 0,
+                stably_solved: stable,
+            };
+            plain += stable as f64 / valid as f64;
+            corrected += counts.solve_rate();
+        }
+        let (plain, corrected) = (plain / tasks as f64 / p, corrected / tasks as f64 / p);
+        assert!(plain > 1.25, "plain ratio bias {plain}");
+        assert!((corrected - 1.0).abs() < 0.06, "corrected {corrected}");
+    }
+
+    #[test]
+    fn template_rate_is_the_mean_of_task_rates_not_pooled_counts() {
+        let row = |task: &str| ReferenceRow {
+            task_id: task.into(),
+            tier: "ball".into(),
+            kind: RowKind::Random,
+            index: 0,
+            action: vec![0.5; 3],
+            status: -1,
+        };
+        let rows = vec![row("00003:000"), row("00003:001")];
+        let mut counts = BTreeMap::new();
+        // A common-solution task (rate 0.1, 2 batches) and a rare one (3 stable solutions
+        // in 1,000,000 valid attempts, the third ending the run): pooled, the rare task's
+        // attempts would pull the template rate down to ≈ 0.0018.
+        let easy = OriginalCounts {
+            not_solved: 18_000,
+            invalid: 0,
+            unstably_solved: 1_000,
+            stably_solved: 1_000,
+        };
+        let rare = OriginalCounts {
+            not_solved: 999_997,
+            invalid: 0,
+            unstably_solved: 0,
+            stably_solved: 3,
+        };
+        counts.insert(("00003:000".to_string(), "ball".to_string()), easy);
+        counts.insert(("00003:001".to_string(), "ball".to_string()), rare);
+        let rep = summarize(&rows, &[-1, -1], &counts, &BTreeMap::new());
+        let t = &rep.templates[0];
+        let want = (0.1 + 2.0 / 1_000_000.0) / 2.0;
+        assert!(
+            (t.original_solve_rate - want).abs() < 1e-12,
+            "{}",
+            t.original_solve_rate
+        );
+        assert!(t.original_solve_rate_se > 0.0 && t.original_solve_rate_se < 0.002);
     }
 
     #[test]

@@ -14,8 +14,7 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
             json: a.json,
             random_per_task: a.random_per_task,
             random_per_task_2b: a.random_per_task_2b.unwrap_or(a.random_per_task),
-            threads: ctx.threads,
-            progress: ctx.progress,
+            run: a.ckpt.run_config(ctx.threads, ctx.progress)?,
         },
     )
 }

@@ -2,7 +2,9 @@
 //! every listed task solvable in rephyre, and `--verify` to re-check such a file.
 //!
 //! Seeds are the original PHYRE's stored solutions (built-in outcomes-A rows of the same action
-//! tier): the task's own first, then those of its template's other tasks, nearest index first.
+//! tier): the task's own first, then those of its template's other tasks, nearest index first;
+//! with `--retry FILE`, each other task's witness in FILE comes before its stored solutions
+//! (a solution that is stable in rephyre for a sibling is the best first guess).
 //! Without seeds (`--no-seeds`) the search starts from random actions only. One task is one
 //! runner task, so a run checkpoints, resumes and gives the same bytes on any thread count.
 
@@ -125,29 +127,56 @@ fn select<'a>(set: &'a TaskSet, a: &WitnessArgs) -> Result<Vec<(&'a Task, Tier)>
     Ok(out)
 }
 
-/// Seeds per task from the original's stored solutions of the same action tier: own stable,
-/// own unstable, then the template's other tasks' (nearest index first), stable before unstable.
+/// Seeds per task: the original's stored solutions of the same action tier (own stable, own
+/// unstable), then, nearest index first, each other task of the template: its rephyre witness
+/// (given in `witnesses`, e.g. the rows of a `--retry` file) before its stored solutions, stable
+/// before unstable.
 type Seeds = (Vec<Vec<f64>>, u64);
 
-fn seeds_for(tasks: &[(&Task, Tier)], reference: &str) -> Result<Vec<Seeds>> {
+/// A found witness usable as a seed for its template's other tasks.
+pub struct SiblingWitness<'w> {
+    pub task_id: &'w str,
+    pub tier: Tier,
+    pub action: &'w [f64],
+}
+
+fn seeds_for(
+    tasks: &[(&Task, Tier)],
+    reference: &str,
+    witnesses: &[SiblingWitness],
+) -> Result<Vec<Seeds>> {
     let rows = parse_reference(reference)?;
-    // (template, tier) -> [(task index, kind, row order, action)]
-    type Stored<'r> = Vec<(u32, RowKind, usize, &'r [f64])>;
+    let index_of = |id: &str, line: String| -> Result<(String, u32)> {
+        let (template, index) = id
+            .split_once(':')
+            .with_context(|| format!("{line}: bad task id {id:?}"))?;
+        let index = index
+            .parse()
+            .with_context(|| format!("{line}: bad task id {id:?}"))?;
+        Ok((template.to_string(), index))
+    };
+    // (template, tier) -> [(task index, source, row order, action)]; source 0 is a rephyre
+    // witness, then the original's stable and unstable solutions.
+    type Stored<'r> = Vec<(u32, u8, usize, &'r [f64])>;
     let mut by_template: BTreeMap<(String, String), Stored> = BTreeMap::new();
     for (i, r) in rows.iter().enumerate() {
-        if r.kind == RowKind::Random {
-            continue;
-        }
-        let index: u32 = r
-            .task_id
-            .split(':')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .with_context(|| format!("reference row {}: bad task id {:?}", i + 2, r.task_id))?;
+        let source = match r.kind {
+            RowKind::Random => continue,
+            RowKind::StableSolution => 1,
+            RowKind::UnstableSolution => 2,
+        };
+        let (template, index) = index_of(&r.task_id, format!("reference row {}", i + 2))?;
         by_template
-            .entry((r.template().to_string(), r.tier.clone()))
+            .entry((template, r.tier.clone()))
             .or_default()
-            .push((index, r.kind, i, &r.action));
+            .push((index, source, i, &r.action));
+    }
+    for (i, w) in witnesses.iter().enumerate() {
+        let (template, index) = index_of(w.task_id, format!("witness row {}", i + 2))?;
+        by_template
+            .entry((template, w.tier.to_string()))
+            .or_default()
+            .push((index, 0, i, w.action));
     }
     Ok(tasks
         .iter()
@@ -160,12 +189,14 @@ fn seeds_for(tasks: &[(&Task, Tier)], reference: &str) -> Result<Vec<Seeds>> {
             let own = id.index();
             let mut order: Vec<_> = rows
                 .iter()
-                .map(|&(index, kind, row, action)| {
+                // A task's own witness is no seed: it would be found already.
+                .filter(|&&(index, source, _, _)| !(index == own && source == 0))
+                .map(|&(index, source, row, action)| {
                     let sibling = index != own;
-                    ((sibling, own.abs_diff(index), kind, index, row), action)
+                    ((sibling, own.abs_diff(index), source, index, row), action)
                 })
                 .collect();
-            order.sort_by_key(|a| a.0); // keys are unique (row order): a total order
+            order.sort_by_key(|a| a.0); // (source, row) is unique: a total order
             order.truncate(MAX_SEEDS);
             let own_count = order.iter().filter(|(k, _)| !k.0).count() as u64;
             (
@@ -493,16 +524,21 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     outputs.extend(a.ckpt.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
-    let (tasks, kept): (Vec<(&Task, Tier)>, Vec<Option<WitnessState>>) = match &a.retry {
+    let retry_rows = match &a.retry {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Some(parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?)
+        }
+    };
+    let (tasks, kept): (Vec<(&Task, Tier)>, Vec<Option<WitnessState>>) = match &retry_rows {
         None => {
             let tasks = select(set, &a)?;
             let n = tasks.len();
             (tasks, vec![None; n])
         }
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let rows = parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?;
+        Some(rows) => {
             let mut tasks = Vec::with_capacity(rows.len());
             let mut kept = Vec::with_capacity(rows.len());
             for r in rows {
@@ -511,13 +547,25 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
                 // run's budget (searching it again would repeat the same steps and fail).
                 let budget = a.budget.unwrap_or(SearchParams::for_tier(r.tier).budget);
                 let done = r.found || r.state.simulations >= budget;
-                kept.push(done.then_some(r.state));
+                kept.push(done.then(|| r.state.clone()));
             }
             (tasks, kept)
         }
     };
+    // A retry also seeds each task with the witnesses its template's other tasks have.
+    let siblings: Vec<SiblingWitness> = retry_rows
+        .iter()
+        .flatten()
+        .filter(|r| r.found)
+        .map(|r| SiblingWitness {
+            task_id: &r.task_id,
+            tier: r.tier,
+            action: &r.action,
+        })
+        .collect();
     let text = builtin_reference()?;
-    let (seeds, own_counts): (Vec<_>, Vec<_>) = seeds_for(&tasks, &text)?.into_iter().unzip();
+    let (seeds, own_counts): (Vec<_>, Vec<_>) =
+        seeds_for(&tasks, &text, &siblings)?.into_iter().unzip();
     let (seeds, reference_hash) = if a.no_seeds {
         (vec![Vec::new(); tasks.len()], 0)
     } else {
