@@ -250,18 +250,31 @@ fn nominal_lattice(action: &[f64]) -> Option<Vec<LatticeBall>> {
 fn near_seed(c: &[LatticeBall], mut words: impl FnMut(u64) -> u64) -> Vec<LatticeBall> {
     let s = 2 << (words(0) % 4);
     let ds = if s == 2 { 1 } else { 2 };
-    let n = c.len() as u64;
-    let mover = words(1) % (n + 1);
-    c.iter()
+    let mover = words(1) % (c.len() as u64 + 1);
+    move_balls(c, mover, |i, b| {
+        [
+            b[0] + spread(words(2 + 3 * i), s),
+            b[1] + spread(words(3 + 3 * i), s),
+            b[2] + spread(words(4 + 3 * i), ds),
+        ]
+    })
+}
+
+/// Move the balls chosen by `mover` (ball `mover`, or all of them when it equals the number of
+/// balls) with `step(ball index, ball)`, then clamp into the action range.
+fn move_balls(
+    balls: &[LatticeBall],
+    mover: u64,
+    mut step: impl FnMut(u64, &LatticeBall) -> LatticeBall,
+) -> Vec<LatticeBall> {
+    let n = balls.len() as u64;
+    balls
+        .iter()
         .enumerate()
         .map(|(i, b)| {
             let i = i as u64;
             if mover == n || mover == i {
-                clamp([
-                    b[0] + spread(words(2 + 3 * i), s),
-                    b[1] + spread(words(3 + 3 * i), s),
-                    b[2] + spread(words(4 + 3 * i), ds),
-                ])
+                clamp(step(i, b))
             } else {
                 *b
             }
@@ -292,22 +305,13 @@ fn refine(p: &FrontierPoint, k: u32, mut words: impl FnMut(u64) -> u64) -> Vec<L
     // Which balls move: all of them, or (two-ball tier) just one.
     let mover = words(0) % (n + 1);
     let dr = [0, 0, 0, -1, 1][(words(1) % 5) as usize];
-    p.balls
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let i = i as u64;
-            if mover == n || mover == i {
-                clamp([
-                    b[0] + spread(words(2 + 3 * i), s),
-                    b[1] + spread(words(3 + 3 * i), s),
-                    b[2] + dr,
-                ])
-            } else {
-                *b
-            }
-        })
-        .collect()
+    move_balls(&p.balls, mover, |i, b| {
+        [
+            b[0] + spread(words(2 + 3 * i), s),
+            b[1] + spread(words(3 + 3 * i), s),
+            b[2] + dr,
+        ]
+    })
 }
 
 /// Search for a stable solution of `task` with actions of `tier`: seeds first (in order), then
