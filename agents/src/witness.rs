@@ -332,8 +332,10 @@ pub fn find_witness(
     let stream = rng::stream_of(&task.id().to_string());
     // Refinement words use a different seed from the random actions.
     let jitter_seed = params.seed ^ 0x0077_6974_6e65_7373; // "witness" in ASCII
-    let near_seed_seed = params.seed ^ 0x0000_6e65_6172_6279; // "nearby"
-                                                              // Neighbourhood centres: every seed of the right length and range, valid here or not.
+
+    // Jumps near seeds use a third seed ("nearby" in ASCII).
+    let near_seed_seed = params.seed ^ 0x0000_6e65_6172_6279;
+    // Neighbourhood centres: every seed of the right length and range, valid here or not.
     let centres: Vec<(u32, Vec<LatticeBall>)> = seeds
         .iter()
         .enumerate()

@@ -731,10 +731,18 @@ pub const RATE_SEED: u64 = 0x5048_5952_4501;
 
 /// Status of one (task, tier, action) in rephyre: −1 not solved, 0 invalid, 1 solved.
 pub fn status_of(task: &tasks::Task, tier: tasks::Tier, action: &[f64]) -> i8 {
-    match tasks::validate_action(task, tier, action) {
+    status_of_validated(task, &tasks::validate_action(task, tier, action))
+}
+
+/// [`status_of`] for an action already validated.
+fn status_of_validated(
+    task: &tasks::Task,
+    validated: &Result<tasks::ValidAction, tasks::InvalidAction>,
+) -> i8 {
+    match validated {
         Err(_) => 0,
         Ok(valid) => {
-            match tasks::outcome::simulate(task, &valid, tasks::outcome::SimOptions::default()) {
+            match tasks::outcome::simulate(task, valid, tasks::outcome::SimOptions::default()) {
                 Ok(o) if o.solved => 1,
                 Ok(_) => -1,
                 // A world that cannot be built is reported as invalid (never seen for PHYRE tasks).
@@ -747,7 +755,9 @@ pub fn status_of(task: &tasks::Task, tier: tasks::Tier, action: &[f64]) -> i8 {
 /// What `rephyre parity` runs.
 #[derive(Clone, Debug)]
 pub struct ParityOptions<'a> {
+    /// Reference rows (outcomes-A.csv format); `None`: the built-in copy.
     pub reference: Option<&'a std::path::Path>,
+    /// Markdown report.
     pub out: Option<&'a std::path::Path>,
     /// Print the one-line JSON summary instead of the headline table.
     pub json: bool,
@@ -780,7 +790,7 @@ pub struct TaskParityState {
 }
 
 /// The next random action of a task's stream for rephyre's rates, from `*index` on (advanced
-/// past every draw used).
+/// past every draw used), with its validation.
 ///
 /// Like the original's random actions: drawn uniformly, redrawing any ball outside the scene
 /// and (two balls) any pair closer than the validity gap. None of outcomes-A's 60,000 two-ball
@@ -791,15 +801,16 @@ pub fn random_action(
     tier: tasks::Tier,
     stream: u64,
     index: &mut u64,
-) -> Vec<f64> {
+) -> (Vec<f64>, Result<tasks::ValidAction, tasks::InvalidAction>) {
     loop {
         let a = crate::rng::uniform_vector(RATE_SEED, stream, *index, tier.action_len());
         *index += 1;
+        let validated = tasks::validate_action(task, tier, &a);
         if !matches!(
-            tasks::validate_action(task, tier, &a),
+            validated,
             Err(tasks::InvalidAction::OutsideScene { .. } | tasks::InvalidAction::BallsTooClose)
         ) {
-            return a;
+            return (a, validated);
         }
     }
 }
@@ -859,8 +870,8 @@ impl crate::runner::TaskJob for ParityJob<'_> {
         let stream = crate::rng::stream_of(&task.id().to_string());
         let end = target.min(s.draws.saturating_add(DRAWS_PER_BATCH));
         while s.draws < end {
-            let a = random_action(task, tier, stream, &mut s.next_index);
-            match status_of(task, tier, &a) {
+            let (_, validated) = random_action(task, tier, stream, &mut s.next_index);
+            match status_of_validated(task, &validated) {
                 0 => s.invalid += 1,
                 1 => {
                     s.valid += 1;
@@ -1087,9 +1098,11 @@ mod tests {
         let (mut index, mut occluded) = (0u64, 0);
         for _ in 0..2_000 {
             let before = index;
-            let a = random_action(task, tasks::Tier::TwoBalls, 9, &mut index);
+            let (a, validated) = random_action(task, tasks::Tier::TwoBalls, 9, &mut index);
             assert!(index > before);
-            match tasks::validate_action(task, tasks::Tier::TwoBalls, &a) {
+            let checked = tasks::validate_action(task, tasks::Tier::TwoBalls, &a);
+            assert_eq!(checked.is_ok(), validated.is_ok(), "{a:?}");
+            match checked {
                 Ok(_) => {}
                 Err(tasks::InvalidAction::Occluded { .. }) => occluded += 1,
                 Err(e) => panic!("{a:?} drawn though {e:?}"),

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use tasks::{validate_action, Task, TaskSet, Tier};
+use tasks::{validate_action, Task, TaskId, TaskSet, Tier};
 
 /// Seeds tried per task at most.
 pub const MAX_SEEDS: usize = 256;
@@ -146,43 +146,38 @@ fn seeds_for(
     witnesses: &[SiblingWitness],
 ) -> Result<Vec<Seeds>> {
     let rows = parse_reference(reference)?;
-    let index_of = |id: &str, line: String| -> Result<(String, u32)> {
-        let (template, index) = id
-            .split_once(':')
-            .with_context(|| format!("{line}: bad task id {id:?}"))?;
-        let index = index
-            .parse()
-            .with_context(|| format!("{line}: bad task id {id:?}"))?;
-        Ok((template.to_string(), index))
+    let id_of = |id: &str, line: String| -> Result<TaskId> {
+        id.parse()
+            .with_context(|| format!("{line}: bad task id {id:?}"))
     };
     // (template, tier) -> [(task index, source, row order, action)]; source 0 is a rephyre
     // witness, then the original's stable and unstable solutions.
     type Stored<'r> = Vec<(u32, u8, usize, &'r [f64])>;
-    let mut by_template: BTreeMap<(String, String), Stored> = BTreeMap::new();
+    let mut by_template: BTreeMap<(u32, String), Stored> = BTreeMap::new();
     for (i, r) in rows.iter().enumerate() {
         let source = match r.kind {
             RowKind::Random => continue,
             RowKind::StableSolution => 1,
             RowKind::UnstableSolution => 2,
         };
-        let (template, index) = index_of(&r.task_id, format!("reference row {}", i + 2))?;
+        let id = id_of(&r.task_id, format!("reference row {}", i + 2))?;
         by_template
-            .entry((template, r.tier.clone()))
+            .entry((id.template(), r.tier.clone()))
             .or_default()
-            .push((index, source, i, &r.action));
+            .push((id.index(), source, i, &r.action));
     }
     for (i, w) in witnesses.iter().enumerate() {
-        let (template, index) = index_of(w.task_id, format!("witness row {}", i + 2))?;
+        let id = id_of(w.task_id, format!("witness row {}", i + 2))?;
         by_template
-            .entry((template, w.tier.to_string()))
+            .entry((id.template(), w.tier.to_string()))
             .or_default()
-            .push((index, 0, i, w.action));
+            .push((id.index(), 0, i, w.action));
     }
     Ok(tasks
         .iter()
         .map(|(task, tier)| {
             let id = task.id();
-            let key = (id.template_str(), tier.to_string());
+            let key = (id.template(), tier.to_string());
             let Some(rows) = by_template.get(&key) else {
                 return (Vec::new(), 0);
             };
