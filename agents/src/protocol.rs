@@ -41,13 +41,17 @@ impl Status {
     }
 }
 
-/// The fixed action set: `len` actions of `dims` components, drawn uniformly from [0, 1]^dims
-/// with the counter-based RNG under `seed` (action i = `tasks::rng::uniform_vector(seed,
-/// ACTION_SET_STREAM, i, dims)`).
+/// The fixed action set of a tier: `len` actions drawn like the original's
+/// `build_discrete_action_space` — uniform in [0, 1]^d, redrawing any whose balls leave the
+/// scene or (two balls) are closer than 1 px ([`tasks::sample_action`] on the counter-based
+/// stream (`seed`, [`ACTION_SET_STREAM`])). So every action is a candidate on every task, and
+/// only occlusion by a task's bodies makes one invalid there, as in the original's set (27 % of
+/// its ball actions and 50 % of its two-ball actions are invalid on an average task, SPEC §9).
+/// The set of `n` actions is the first `n` of the set of any larger size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionSet {
     pub seed: u64,
-    pub dims: usize,
+    pub tier: tasks::Tier,
     pub actions: Vec<Vec<f64>>,
 }
 
@@ -55,13 +59,14 @@ pub struct ActionSet {
 pub const ACTION_SET_STREAM: u64 = 0x4143_5449_4f4e; // "ACTION"
 
 impl ActionSet {
-    pub fn new(seed: u64, dims: usize, len: usize) -> ActionSet {
-        let actions = (0..len as u64)
-            .map(|i| tasks::rng::uniform_vector(seed, ACTION_SET_STREAM, i, dims))
+    pub fn new(seed: u64, tier: tasks::Tier, len: usize) -> ActionSet {
+        let mut index = 0;
+        let actions = (0..len)
+            .map(|_| tasks::sample_action(tier, seed, ACTION_SET_STREAM, &mut index))
             .collect();
         ActionSet {
             seed,
-            dims,
+            tier,
             actions,
         }
     }

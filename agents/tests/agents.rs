@@ -127,7 +127,16 @@ fn status_table_round_trips_codes() {
     for s in [Status::Invalid, Status::NotSolved, Status::Solved] {
         assert_eq!(Status::from_code(s.code()), Some(s));
     }
-    let set = ActionSet::new(3, 3, 10);
-    assert_eq!(set, ActionSet::new(3, 3, 10));
+    let set = ActionSet::new(3, tasks::Tier::TwoBalls, 10);
+    assert_eq!(set, ActionSet::new(3, tasks::Tier::TwoBalls, 10));
     assert!(set.actions.iter().flatten().all(|v| (0.0..1.0).contains(v)));
+    // Like the original's set: every action has its balls in the scene and apart, and a smaller
+    // set is a prefix of a larger one.
+    for a in &set.actions {
+        assert_eq!(tasks::check_action_space(tasks::Tier::TwoBalls, a), Ok(()));
+    }
+    assert_eq!(
+        ActionSet::new(3, tasks::Tier::TwoBalls, 4).actions,
+        set.actions[..4]
+    );
 }

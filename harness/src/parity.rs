@@ -792,27 +792,20 @@ pub struct TaskParityState {
 /// The next random action of a task's stream for rephyre's rates, from `*index` on (advanced
 /// past every draw used), with its validation.
 ///
-/// Like the original's random actions: drawn uniformly, redrawing any ball outside the scene
-/// and (two balls) any pair closer than the validity gap. None of outcomes-A's 60,000 two-ball
-/// random rows has such a pair, where uniform in-scene draws give 7 %. Actions that overlap a
-/// scene body are kept (and count as invalid, as in the original's counts).
+/// Like the original's random actions ([`tasks::sample_action`]): drawn uniformly, redrawing any
+/// ball outside the scene and (two balls) any pair closer than the validity gap. None of
+/// outcomes-A's 60,000 two-ball random rows has such a pair, where uniform in-scene draws give
+/// 7 %. Actions that overlap a scene body are kept (and count as invalid, as in the original's
+/// counts).
 pub fn random_action(
     task: &tasks::Task,
     tier: tasks::Tier,
     stream: u64,
     index: &mut u64,
 ) -> (Vec<f64>, Result<tasks::ValidAction, tasks::InvalidAction>) {
-    loop {
-        let a = crate::rng::uniform_vector(RATE_SEED, stream, *index, tier.action_len());
-        *index += 1;
-        let validated = tasks::validate_action(task, tier, &a);
-        if !matches!(
-            validated,
-            Err(tasks::InvalidAction::OutsideScene { .. } | tasks::InvalidAction::BallsTooClose)
-        ) {
-            return (a, validated);
-        }
-    }
+    let a = tasks::sample_action(tier, RATE_SEED, stream, index);
+    let validated = tasks::validate_action(task, tier, &a);
+    (a, validated)
 }
 
 /// The parity run as a runner job: one runner task per task of the set.

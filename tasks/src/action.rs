@@ -116,12 +116,45 @@ struct RawBall {
 /// 5. quantized (x, y truncated, r rounded half to even), no ball overlaps a scene body
 ///    ([`check_occlusion`]).
 ///
+/// Rules 1–4 do not depend on the task ([`check_action_space`]); only rule 5 looks at the scene.
 /// `tier` is the tier of the action; it is usually, but need not be, the task's tier.
 pub fn validate_action(
     task: &Task,
     tier: ActionTier,
     action: &[f64],
 ) -> Result<ValidAction, InvalidAction> {
+    let balls: Vec<UserBall> = map_action(tier, action)?.iter().map(quantize).collect();
+    check_occlusion(task, &balls)?;
+    Ok(ValidAction { tier, balls })
+}
+
+/// Rules 1–4 of [`validate_action`], the ones that do not depend on the scene: the action is
+/// well formed and its balls lie in the scene and apart. The original's action mapper applies
+/// exactly these when it samples (`valid_only`), so its random actions never fail them; only
+/// occlusion makes one of its random actions invalid.
+pub fn check_action_space(tier: ActionTier, action: &[f64]) -> Result<(), InvalidAction> {
+    map_action(tier, action).map(|_| ())
+}
+
+/// The `*index`-th and following draws of the counter-based stream (seed, stream), the first
+/// that passes [`check_action_space`]: the original's way of sampling a random action (uniform
+/// in [0, 1]^d, redrawing until its balls lie in the scene and apart). `*index` is left just past
+/// the draw returned, so calling again gives the next action of the stream.
+///
+/// 76 % of uniform draws pass in the ball tier and 54 % in the two-ball tier, so the loop ends
+/// after 1.3 or 1.8 draws on average.
+pub fn sample_action(tier: ActionTier, seed: u64, stream: u64, index: &mut u64) -> Vec<f64> {
+    loop {
+        let a = crate::rng::uniform_vector(seed, stream, *index, tier.action_len());
+        *index += 1;
+        if check_action_space(tier, &a).is_ok() {
+            return a;
+        }
+    }
+}
+
+/// Rules 1–4: the action's balls in px, unquantized.
+fn map_action(tier: ActionTier, action: &[f64]) -> Result<Vec<RawBall>, InvalidAction> {
     if action.len() != tier.action_len() {
         return Err(InvalidAction::WrongLength {
             expected: tier.action_len(),
@@ -157,9 +190,7 @@ pub fn validate_action(
             return Err(InvalidAction::BallsTooClose);
         }
     }
-    let balls: Vec<UserBall> = raw.iter().map(quantize).collect();
-    check_occlusion(task, &balls)?;
-    Ok(ValidAction { tier, balls })
+    Ok(raw)
 }
 
 /// Quantize: centre truncated to whole pixels, radius rounded half to even. The inputs are

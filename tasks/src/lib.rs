@@ -34,8 +34,8 @@ pub mod template;
 mod thrift;
 
 pub use action::{
-    check_occlusion, stable_neighbours, validate_action, InvalidAction, ValidAction,
-    NEIGHBOUR_SHIFTS,
+    check_action_space, check_occlusion, sample_action, stable_neighbours, validate_action,
+    InvalidAction, ValidAction, NEIGHBOUR_SHIFTS,
 };
 pub use engine::BodyKind;
 pub use folds::{Setup, Split};

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use common::outcomes::{self, Row};
 use engine::Fixed;
 use tasks::{
-    check_occlusion, stable_neighbours, validate_action, ActionTier, InvalidAction, TaskSet,
-    UserBall,
+    check_action_space, check_occlusion, sample_action, stable_neighbours, validate_action,
+    ActionTier, InvalidAction, TaskSet, UserBall,
 };
 
 fn rows() -> Vec<Row> {
@@ -349,5 +349,60 @@ fn neighbours_shift_by_half_pixels_and_are_checked_again() {
     let n = stable_neighbours(t2, &v)[7].clone().unwrap();
     for (a, b) in v.balls().iter().zip(n.balls()) {
         assert_eq!((b.x - a.x, b.y - a.y), (Fixed::HALF, Fixed::HALF));
+    }
+}
+
+/// The original's random actions come from its action mapper's sampler, which redraws any action
+/// whose balls leave the scene or come closer than 1 px: every random row of outcomes-A passes
+/// `check_action_space`, and every invalid one of them is invalid by occlusion only. Our sampler
+/// draws the same distribution: each returned action passes, each skipped draw fails, and the
+/// shares skipped are the analytic ones.
+#[test]
+fn random_actions_are_sampled_inside_the_action_space_like_the_originals() {
+    let rows = rows();
+    let set = TaskSet::builtin();
+    let mut random = 0;
+    for r in rows.iter().filter(|r| r.kind == 0) {
+        random += 1;
+        let tier = if r.tier == 0 {
+            ActionTier::Ball
+        } else {
+            ActionTier::TwoBalls
+        };
+        assert_eq!(check_action_space(tier, &r.action), Ok(()), "{}", r.task);
+        if r.status == 0 {
+            let task = set.lookup(&r.task).unwrap();
+            assert!(matches!(
+                validate_action(task, tier, &r.action),
+                Err(InvalidAction::Occluded { .. })
+            ));
+        }
+    }
+    assert_eq!(random, 120_000);
+
+    // Acceptance shares of uniform draws, integrated numerically (1e6 draws, Python):
+    // ball 0.762, two balls 0.543. 20,000 draws give a standard error of 0.0035.
+    for (tier, expected) in [(ActionTier::Ball, 0.762), (ActionTier::TwoBalls, 0.543)] {
+        let mut index = 0u64;
+        let n = 20_000u64;
+        for _ in 0..n {
+            let before = index;
+            let a = sample_action(tier, 5, 11, &mut index);
+            assert_eq!(check_action_space(tier, &a), Ok(()));
+            // The draws skipped on the way all fail; the one returned is the last drawn.
+            for skipped in before..index - 1 {
+                let s = tasks::rng::uniform_vector(5, 11, skipped, tier.action_len());
+                assert!(check_action_space(tier, &s).is_err());
+            }
+            assert_eq!(
+                a,
+                tasks::rng::uniform_vector(5, 11, index - 1, tier.action_len())
+            );
+        }
+        let share = n as f64 / index as f64;
+        assert!(
+            (share - expected).abs() < 0.015,
+            "{tier}: {share} of draws accepted, expected {expected}"
+        );
     }
 }

@@ -2,23 +2,28 @@
 //! task of each template; per template, a histogram of actions by the number of its tasks they
 //! solve.
 //!
-//! Work is split into runner tasks of (template, chunk of actions); each chunk's histogram
+//! The actions are sampled like the original's random actions ([`tasks::sample_action`]: balls
+//! in the scene and apart), so every one of them is a real candidate; only occlusion makes one
+//! invalid on a task (it then solves nothing there).
+//!
+//! Work is split into runner tasks of (template, chunk of actions); chunk c's actions are the
+//! first `CHUNK` of its own RNG stream, the same for every template. Each chunk's histogram
 //! depends only on its actions, and the histograms are summed, so the result does not depend on
 //! the thread count.
 
 use super::{check_outputs, select_tasks, tasks_fingerprint, Ctx};
 use crate::cli::DiversityArgs;
-use crate::rng::{stream_of, uniform_vector};
+use crate::rng::stream_of;
 use crate::runner::{self, TaskJob};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
-use tasks::{simulate, validate_action, SimOptions, Task, Tier};
+use tasks::{sample_action, simulate, validate_action, SimOptions, Task, Tier};
 
 /// Actions per runner task.
 const CHUNK: u64 = 500;
 /// Actions per batch within a chunk.
 const BATCH: u64 = 25;
-/// The RNG stream of the sampled actions (the same actions for every template).
+/// Prefix of the RNG stream of each chunk's actions (the same actions for every template).
 const STREAM: &str = "diversity";
 
 /// State of one chunk.
@@ -26,6 +31,8 @@ const STREAM: &str = "diversity";
 pub struct ChunkState {
     /// Actions of the chunk done.
     pub done: u64,
+    /// RNG index of the chunk's next draw.
+    pub next: u64,
     /// hist[k] = actions that solve exactly k tasks of the template.
     pub hist: Vec<u64>,
     /// Simulations run.
@@ -68,10 +75,10 @@ impl TaskJob for Job<'_> {
         if s.hist.is_empty() {
             s.hist = vec![0; tasks.len() + 1];
         }
-        let stream = stream_of(STREAM);
+        let stream = stream_of(&format!("{STREAM}/{}", lo / CHUNK));
         let end = (lo + s.done + BATCH).min(hi);
-        for index in lo + s.done..end {
-            let a = uniform_vector(self.seed, stream, index, self.tier.action_len());
+        for _ in lo + s.done..end {
+            let a = sample_action(self.tier, self.seed, stream, &mut s.next);
             let mut solved = 0;
             for task in tasks {
                 if let Ok(v) = validate_action(task, self.tier, &a) {
@@ -101,7 +108,7 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let set = ctx.task_set()?;
     let tasks = select_tasks(set, a.tier, a.templates.as_deref(), a.tasks_per_template)?;
     let fingerprint = format!(
-        "diversity-1 rephyre-{} tier={} seed={} samples={} {}",
+        "diversity-2 rephyre-{} tier={} seed={} samples={} {}",
         env!("CARGO_PKG_VERSION"),
         a.tier,
         a.seed,

@@ -89,7 +89,7 @@ impl TaskJob for TableJob<'_> {
     fn fingerprint(&self) -> String {
         let ids: Vec<String> = self.tasks.iter().map(|t| t.id().to_string()).collect();
         format!(
-            "eval-table-1 tier {} seed {} actions {} tasks {}",
+            "eval-table-2 tier {} seed {} actions {} tasks {}",
             self.tier,
             self.set.seed,
             self.set.len(),
@@ -173,7 +173,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         if tier_tasks.is_empty() {
             bail!("the task set has no {tier} tasks");
         }
-        let action_set = ActionSet::new(a.seed, tier.action_len(), a.actions);
+        let action_set = ActionSet::new(a.seed, tier, a.actions);
         let job = TableJob {
             tasks: tier_tasks.clone(),
             set: action_set,
@@ -194,17 +194,24 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
                 ..Default::default()
             },
         )?;
-        eprintln!(
-            "{tier}: outcome table of {} tasks × {} actions in {:.1} s",
-            tier_tasks.len(),
-            a.actions,
-            started.elapsed().as_secs_f64()
-        );
         let table = StatusTable {
             actions: a.actions,
             templates: tier_tasks.iter().map(|t| t.id().template()).collect(),
             codes: rows.into_iter().flat_map(|r| r.codes).collect(),
         };
+        let invalid = table
+            .codes
+            .iter()
+            .filter(|&&c| c == Status::Invalid.code())
+            .count();
+        // The original's set is invalid on 27 % (ball) / 50 % (two balls) of pairs (SPEC §9).
+        eprintln!(
+            "{tier}: outcome table of {} tasks × {} actions in {:.1} s; {:.1} % of the pairs invalid",
+            tier_tasks.len(),
+            a.actions,
+            started.elapsed().as_secs_f64(),
+            100.0 * invalid as f64 / table.codes.len().max(1) as f64
+        );
         let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
         for &setup in setups.iter().filter(|s| tier_of(**s) == tier) {
             for name in &agent_names {

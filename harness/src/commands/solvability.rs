@@ -2,6 +2,11 @@
 //! binomial tests on all solutions and on stable solutions; stop once the stable decision is made
 //! (after at least `min_valid` valid actions) or at `max_valid`.
 //!
+//! Random actions are drawn like the original's (its action mapper samples only actions whose
+//! balls lie in the scene and apart, [`tasks::check_action_space`]): other draws are skipped and
+//! are not attempts, so attempts and the invalid rate (occlusion only) compare with
+//! `random-action-status-counts.csv`, and so does the TRIVIAL rule (stable / attempts ≥ 0.1).
+//!
 //! One task is one runner task; its state is the counts, the RNG index and the indices of the
 //! stored stable solutions (actions are recomputed from their index, so no float goes through
 //! the checkpoint). The report depends only on the final states, hence not on the thread count
@@ -16,7 +21,10 @@ use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use tasks::{simulate, stable_neighbours, validate_action, SimOptions, Task, Tier, ValidAction};
+use tasks::{
+    check_action_space, simulate, stable_neighbours, validate_action, SimOptions, Task, Tier,
+    ValidAction,
+};
 
 /// Stable solutions stored per task.
 pub const STORED_SOLUTIONS: usize = 5;
@@ -107,7 +115,7 @@ impl<'a> Job<'a> {
     pub fn new(tasks: Vec<&'a Task>, params: Params) -> Result<Job<'a>> {
         let p = &params;
         let fingerprint = format!(
-            "solvability-1 rephyre-{} tier={} p0={:?} alpha={:?} min_valid={} min_solutions={} \
+            "solvability-2 rephyre-{} tier={} p0={:?} alpha={:?} min_valid={} min_solutions={} \
              max_valid={} batch={} seed={} {}",
             env!("CARGO_PKG_VERSION"),
             p.tier,
@@ -192,6 +200,10 @@ impl TaskJob for Job<'_> {
             let index = s.next;
             s.next += 1;
             let a = self.action(t, index);
+            if check_action_space(p.tier, &a).is_err() {
+                // Never drawn by the original's sampler: not an attempt.
+                continue;
+            }
             let Ok(v) = validate_action(task, p.tier, &a) else {
                 s.invalid += 1;
                 continue;
