@@ -548,6 +548,41 @@ mod tests {
         }
     }
 
+    /// Draws the original's sampler would redraw (a ball outside the scene, two balls too close)
+    /// are skipped, not counted as attempts: every attempt lies in the action space, and the
+    /// invalid ones are invalid by occlusion only, as in the original's counts.
+    #[test]
+    fn draws_outside_the_action_space_are_not_attempts() {
+        let set = TaskSet::builtin();
+        let task = set.lookup("00100:000").unwrap();
+        let job = Job::new(
+            vec![task],
+            params(&["--tier", "two_balls", "--batch", "40"]).unwrap(),
+        )
+        .unwrap();
+        let mut s = TaskState::default();
+        job.advance(0, &mut s);
+        assert_eq!(s.valid, 40);
+        let (mut in_space, mut occluded) = (0, 0);
+        for index in 0..s.next {
+            let a = job.action(0, index);
+            if check_action_space(Tier::TwoBalls, &a).is_ok() {
+                in_space += 1;
+                if validate_action(task, Tier::TwoBalls, &a).is_err() {
+                    occluded += 1;
+                }
+            }
+        }
+        assert_eq!(s.valid + s.invalid, in_space);
+        assert_eq!(s.invalid, occluded);
+        // Uniform draws leave the action space about half the time in this tier.
+        assert!(
+            s.next > in_space + 10,
+            "{} draws, {in_space} attempts",
+            s.next
+        );
+    }
+
     #[test]
     fn hand_checked_flags() {
         let task = &TaskSet::builtin().tasks()[0];
