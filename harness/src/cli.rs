@@ -79,8 +79,9 @@ EXAMPLES:
   rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
   rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
 
-The agents rank one fixed set of --actions random actions per tier (the paper: 10,000). The
-status of every (task, action) pair of the tier is computed once (parallel, resumable with
+The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
+like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
+on a task). The status of every (task, action) pair of the tier is computed once (parallel, resumable with
 --cache) and shared by every agent, setup and fold.";
 
 const COMPARE_EXAMPLES: &str = "\
@@ -319,12 +320,13 @@ EXAMPLES:
   rephyre solvability --tier ball --templates 0-4 --min-valid 200 --max-valid 2000 --out quick.csv
 
 Per task, random actions (rephyre's counter-based RNG: seed, task id, index) are drawn in batches
-of --batch valid actions. A solution is stable when each of its 8 half-pixel neighbours is solved
-or invalid. After each batch the binomial tests of SPEC §8 are evaluated; a task stops when it has
-at least --min-valid valid actions and the stable-solution decision is made (SOLVABLE needs at least
---min-solutions stable solutions), or at --max-valid.
+of --batch valid actions, like the original's: a draw whose balls leave the scene (or, two balls,
+come closer than 1 px) is redrawn and is not an attempt. A solution is stable when each of its 8
+half-pixel neighbours is solved or invalid. After each batch the binomial tests of SPEC §8 are
+evaluated; a task stops when it has at least --min-valid valid actions and the stable-solution
+decision is made (SOLVABLE needs at least --min-solutions stable solutions), or at --max-valid.
 Flags: GOOD/BAD (any solution: solvable/unsolvable), GOOD_STABLE/BAD_STABLE (stable solutions),
-TRIVIAL (stable solutions / all attempts, invalid included, >= 0.1), UNDECIDED (none of these).
+TRIVIAL (stable solutions / all attempts, occluded ones included, >= 0.1), UNDECIDED (none of these).
 The CSV is byte-identical for any --threads and after --resume.";
 
 #[derive(Debug, Args)]
