@@ -124,7 +124,8 @@ pub struct EvalArgs {
     /// Seed of the action set and of RAND's orders.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it.
+    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it. One cache serves
+    /// any --actions of the same --seed: a larger set computes only the columns it lacks.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
     /// Per-fold results (CSV).

@@ -33,6 +33,14 @@ pub trait TaskJob: Sync {
     fn advance(&self, task: usize, state: &mut Self::State) -> bool;
     /// Simulations counted in `state` (for the progress rate).
     fn simulations(&self, state: &Self::State) -> u64;
+    /// Whether a task restored from a checkpoint is finished for this job. By default it is what
+    /// the checkpoint says; a job whose fingerprint admits more work for the same tasks (a longer
+    /// prefix of the same actions) re-judges it from the state, so that a finished task is
+    /// continued rather than recomputed.
+    fn restored_finished(&self, task: usize, saved: bool, state: &Self::State) -> bool {
+        let _ = (task, state);
+        saved
+    }
 }
 
 /// How to run a job.
@@ -101,6 +109,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                 let slot = slots
                     .get_mut(t as usize)
                     .with_context(|| format!("corrupt checkpoint: task {t} out of range"))?;
+                let done = job.restored_finished(t as usize, done, &s);
                 *slot = Some((done, s));
             }
         }
@@ -289,6 +298,65 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
         assert_eq!(done.tasks.len(), 40);
         assert!(done.tasks.iter().all(|t| t.1));
+    }
+
+    /// A job whose tasks are finished after `target` batches: its fingerprint leaves the target
+    /// out, as a job that only ever extends its work may.
+    struct Growing {
+        target: u32,
+        calls: AtomicU64,
+    }
+
+    impl TaskJob for Growing {
+        type State = ToyState;
+        fn len(&self) -> usize {
+            10
+        }
+        fn fingerprint(&self) -> String {
+            "growing-1".into()
+        }
+        fn advance(&self, task: usize, s: &mut ToyState) -> bool {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            if s.batches < self.target {
+                s.sum += crate::rng::word(2, task as u64, s.batches as u64, 0) % 1000;
+                s.batches += 1;
+            }
+            s.batches >= self.target
+        }
+        fn simulations(&self, s: &ToyState) -> u64 {
+            s.batches as u64
+        }
+        fn restored_finished(&self, _: usize, _: bool, s: &ToyState) -> bool {
+            s.batches >= self.target
+        }
+    }
+
+    #[test]
+    fn finished_tasks_are_continued_when_the_job_asks_for_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let cp = dir.path().join("cp.json");
+        let cfg = RunConfig {
+            checkpoint: Some(cp.clone()),
+            resume: true,
+            ..Default::default()
+        };
+        let job = |target| Growing {
+            target,
+            calls: AtomicU64::new(0),
+        };
+        let short = job(3);
+        run(&short, &cfg).unwrap();
+        assert_eq!(short.calls.load(Ordering::Relaxed), 30);
+        // Asking for 5 batches continues each task from its 3 saved ones: 2 calls per task.
+        let long = job(5);
+        let resumed = run(&long, &cfg).unwrap();
+        assert_eq!(long.calls.load(Ordering::Relaxed), 20);
+        assert_eq!(resumed, run(&job(5), &RunConfig::default()).unwrap());
+        // Asking for fewer runs nothing; the saved states (5 batches) are kept, not cut.
+        let fewer = job(2);
+        let again = run(&fewer, &cfg).unwrap();
+        assert_eq!(fewer.calls.load(Ordering::Relaxed), 0);
+        assert_eq!(again, resumed);
     }
 
     #[test]

@@ -1100,6 +1100,55 @@ fn eval_and_compare_on_a_small_action_set() {
     }
     // The outcome table was computed once and reused (the checkpoint exists and resumes).
     assert!(p("table.ball.ckpt").exists());
+    // MEM-O's per-fold results (every column but the wall time), with or without the cache.
+    let memo = |actions: &str, cache: bool| {
+        let out = p(&format!("memo-{actions}-{cache}.csv"));
+        let mut args = vec![
+            "eval",
+            "--agent",
+            "memo",
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            "0-1",
+            "--actions",
+            actions,
+            "--out",
+            s(&out),
+        ];
+        let table = p("table");
+        if cache {
+            args.extend(["--cache", s(&table)]);
+        }
+        ok(&args);
+        let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        let secs = col(&header, "seconds");
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove(secs);
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let cached_columns = || -> Vec<usize> {
+        let cp: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p("table.ball.ckpt")).unwrap()).unwrap();
+        cp["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[2]["codes"].as_array().unwrap().len())
+            .collect()
+    };
+    assert!(cached_columns().iter().all(|&n| n == 4));
+    // A smaller set is read from the 4-action cache (its first columns), which keeps all 4.
+    assert_eq!(memo("2", true), memo("2", false));
+    assert!(cached_columns().iter().all(|&n| n == 4));
+    // A larger set extends the cache by the missing columns, with the results of a fresh table.
+    assert_eq!(memo("5", true), memo("5", false));
+    let columns = cached_columns();
+    assert_eq!(columns.len(), 2500);
+    assert!(columns.iter().all(|&n| n == 5));
     // Results do not depend on the thread count (every column but the wall time).
     let mut runs = Vec::new();
     for threads in ["1", "2"] {

@@ -88,11 +88,13 @@ impl TaskJob for TableJob<'_> {
     }
     fn fingerprint(&self) -> String {
         let ids: Vec<String> = self.tasks.iter().map(|t| t.id().to_string()).collect();
+        // The action count is left out: a set is a prefix of every larger set of the same seed
+        // and tier, so a table of N actions is the first N columns of a larger one, and a cache
+        // serves any --actions (computing only the columns it lacks).
         format!(
-            "eval-table-2 tier {} seed {} actions {} tasks {}",
+            "eval-table-3 tier {} seed {} tasks {}",
             self.tier,
             self.set.seed,
-            self.set.len(),
             super::fnv64(ids.join(" ").as_bytes())
         )
     }
@@ -111,6 +113,9 @@ impl TaskJob for TableJob<'_> {
     }
     fn simulations(&self, row: &Row) -> u64 {
         row.codes.len() as u64
+    }
+    fn restored_finished(&self, _: usize, _: bool, row: &Row) -> bool {
+        row.codes.len() >= self.set.len()
     }
 }
 
@@ -197,7 +202,14 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         let table = StatusTable {
             actions: a.actions,
             templates: tier_tasks.iter().map(|t| t.id().template()).collect(),
-            codes: rows.into_iter().flat_map(|r| r.codes).collect(),
+            // A cached row may be longer than this run's set; its first columns are this set's.
+            codes: rows
+                .into_iter()
+                .flat_map(|mut r| {
+                    r.codes.truncate(a.actions);
+                    r.codes
+                })
+                .collect(),
         };
         let invalid = table
             .codes
