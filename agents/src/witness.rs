@@ -13,16 +13,19 @@
 //! other tasks), then alternates random actions from the shared counter-based RNG with jumps
 //! near a seed (up to 2, 4, 8 or 16 px away, radius ±2 px): a template's tasks differ by small
 //! moves of their objects, so a sibling's solution that misses here, or overlaps an object, often
-//! has a solution a few pixels away. A candidate that solves
+//! has a solution a few pixels away. The caller may add siblings' solutions carried over to the
+//! task ([`transfer_solution`]) for moves larger than a jump. A candidate that solves
 //! but is not stable joins a frontier; the search then tries lattice points around frontier
 //! points (first 1 and 2 px away from the neighbour that failed, then random jitters of up to
-//! 3 px, moving one or both balls, with radius changes of ±1 px). Every simulated outcome is
+//! 3 px, moving one or both balls, with radius changes of ±1 px), with at most half of the
+//! simulations: on some tasks a third of all candidates solve but nearly none stably, and
+//! refining alone would never return to the exploration that finds the stable ones. Every simulated outcome is
 //! cached by its exact quantized balls, so neighbour tests shared by nearby lattice points cost
 //! nothing the second time. Everything is a pure function of (task, tier, seeds, parameters).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use engine::Fixed;
+use engine::{Fixed, Transform, Vec2};
 use tasks::{
     rng, simulate, stable_neighbours, validate_action, ActionTier, SimOptions, Task, ValidAction,
     NEIGHBOUR_SHIFTS,
@@ -245,6 +248,103 @@ fn nominal_lattice(action: &[f64]) -> Option<Vec<LatticeBall>> {
     )
 }
 
+/// Carry a solution of one task of a template over to another (`from` and `to` list the same
+/// bodies in the same order, as a template's tasks do; otherwise there is nothing to carry).
+///
+/// Each ball keeps its offset from the body it is nearest to in `from` (walls excepted) and
+/// moves with that body to its place in `to`; each ball also comes with its offset mirrored
+/// left-right, since templates often place a mirrored variant of a scene (a jar tipped the other
+/// way, a ramp facing the other side). Returns every combination (2 per ball, so 2 or 4
+/// actions), the unchanged action excluded, duplicates removed, in a fixed order. A template's
+/// tasks differ by moves of tens of pixels, beyond the reach of jumps near a seed, so these
+/// carry a sibling's solution to where it can be refined. Fixed-point geometry throughout, so
+/// the seeds (and the search) are the same on every platform.
+pub fn transfer_solution(from: &Task, to: &Task, action: &[f64]) -> Vec<Vec<f64>> {
+    let (fb, tb) = (from.bodies(), to.bodies());
+    let corresponds = fb.len() == tb.len()
+        && fb
+            .iter()
+            .zip(tb)
+            .all(|(a, b)| a.shape_type == b.shape_type && a.kind == b.kind);
+    let Some(balls) = nominal_lattice(action) else {
+        return Vec::new();
+    };
+    if !corresponds {
+        return Vec::new();
+    }
+    let half = Fixed::ratio(1, 2);
+    // Per ball: its two placements in `to` (offset kept, offset mirrored).
+    let placements: Vec<[LatticeBall; 2]> = balls
+        .iter()
+        .map(|&[x, y, r]| {
+            let p = Vec2::new(Fixed::from_int(x) + half, Fixed::from_int(y) + half);
+            let nearest = fb
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.shape_type != tasks::ShapeType::Undefined)
+                .map(|(i, b)| (distance_to_body(b, p), i))
+                .min(); // ties go to the lower body index
+            let Some((_, i)) = nearest else {
+                return [[x, y, r]; 2];
+            };
+            let offset = p - fb[i].position;
+            let at = |o: Vec2| {
+                let q = tb[i].position + o;
+                clamp([whole_floor(q.x), whole_floor(q.y), r])
+            };
+            [at(offset), at(Vec2::new(-offset.x, offset.y))]
+        })
+        .collect();
+    let mut out: Vec<Vec<LatticeBall>> = Vec::new();
+    for mask in 0..(1u32 << balls.len()) {
+        let moved: Vec<LatticeBall> = placements
+            .iter()
+            .enumerate()
+            .map(|(k, p)| p[((mask >> k) & 1) as usize])
+            .collect();
+        if moved != balls && !out.contains(&moved) {
+            out.push(moved);
+        }
+    }
+    out.iter().map(|b| lattice_action(b)).collect()
+}
+
+/// A pixel coordinate rounded down, saturated to the i32 range (clamped by the caller).
+fn whole_floor(v: Fixed) -> i32 {
+    v.floor_int()
+        .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+/// Distance (px) from `p` to the nearest of `body`'s parts: negative inside a part. For a polygon
+/// it is the largest signed distance to its edges' lines, exact inside and along an edge and
+/// at most a little short near a corner, which is all choosing the nearest body needs.
+fn distance_to_body(body: &tasks::SceneBody, p: Vec2) -> Fixed {
+    let local = Transform::new(body.position, body.angle).apply_inv(p);
+    body.parts
+        .iter()
+        .map(|part| match part {
+            tasks::Part::Circle { center, radius } => (local - *center).length() - *radius,
+            tasks::Part::Polygon { vertices } => {
+                let n = vertices.len();
+                // Twice the signed area gives the winding, hence which side is outside.
+                let area: Fixed = (0..n)
+                    .map(|k| vertices[k].cross(vertices[(k + 1) % n]))
+                    .fold(Fixed::ZERO, |a, c| a + c);
+                (0..n)
+                    .filter_map(|k| {
+                        let (a, b) = (vertices[k], vertices[(k + 1) % n]);
+                        let (dir, _) = (b - a).normalize_with_length()?;
+                        let d = dir.cross(local - a);
+                        Some(if area.is_negative() { d } else { -d })
+                    })
+                    .max()
+                    .unwrap_or(Fixed::ZERO)
+            }
+        })
+        .min()
+        .unwrap_or(Fixed::MAX)
+}
+
 /// A jump near seed centre `c`: every ball moves (or, with two balls, sometimes just one) by up
 /// to 2, 4, 8 or 16 px per axis, its radius by up to ±1 (short jumps) or ±2 px.
 fn near_seed(c: &[LatticeBall], mut words: impl FnMut(u64) -> u64) -> Vec<LatticeBall> {
@@ -351,9 +451,15 @@ pub fn find_witness(
     // action is invalid.
     let attempt_cap = params.budget.saturating_mul(100);
     let mut attempts = 0u64;
+    // Simulations spent refining and exploring (seeds, jumps, random actions). Refining gets at
+    // most half: on tasks where solutions are common but nearly all unstable, a frontier that
+    // never empties would otherwise starve the exploration that finds the rare stable one.
+    let (mut refine_sims, mut explore_sims) = (0u64, 0u64);
     while oracle.sims < params.budget && attempts < attempt_cap {
         attempts += 1;
-        let (balls, origin, depth) = if let Some(front) = frontier.front_mut() {
+        let refining = !frontier.is_empty() && refine_sims <= explore_sims;
+        let (balls, origin, depth) = if let Some(front) = frontier.front_mut().filter(|_| refining)
+        {
             if front.trials >= params.refine_trials {
                 frontier.pop_front();
                 continue;
@@ -392,7 +498,15 @@ pub fn find_witness(
             continue;
         }
         candidates += 1;
-        match oracle.check(&balls) {
+        let before = oracle.sims;
+        let verdict = oracle.check(&balls);
+        let spent = oracle.sims - before;
+        if refining {
+            refine_sims += spent;
+        } else {
+            explore_sims += spent;
+        }
+        match verdict {
             Stability::Stable => {
                 solved += 1;
                 let action = lattice_action(&balls);
@@ -519,6 +633,50 @@ mod tests {
             }
         }
         assert!(moved_most > 8, "jumps never went beyond 8 px");
+    }
+
+    #[test]
+    fn a_carried_solution_moves_with_the_body_it_is_nearest_to() {
+        let set = TaskSet::builtin();
+        let get = |id: &str| set.lookup(id).unwrap();
+        // 00118:014 → 00118:015: the green ball (body 7) moves from (103.9, 96.8) to (24.1, 96.8)
+        // and its jar is tipped the other way. A ball 12 px from the green ball (nearer to it
+        // than to its jar's bounding circle) and one far up on the right, near the blue ball.
+        let (from, to) = (get("00118:014"), get("00118:015"));
+        let green = |t: &Task| {
+            let p = t.bodies()[7].position;
+            (p.x.to_f64(), p.y.to_f64())
+        };
+        let action = lattice_action(&[[90, 111, 8], [158, 190, 12]]);
+        let carried = transfer_solution(from, to, &action);
+        assert_eq!(carried.len(), 4, "{carried:?}");
+        let balls: Vec<Vec<LatticeBall>> = carried
+            .iter()
+            .map(|a| nominal_lattice(a).unwrap())
+            .collect();
+        let ((fx, fy), (tx, ty)) = (green(from), green(to));
+        let (ox, oy) = (90.5 - fx, 111.5 - fy);
+        let kept = [(tx + ox).floor() as i32, (ty + oy).floor() as i32, 8];
+        let mirrored = [(tx - ox).floor() as i32, (ty + oy).floor() as i32, 8];
+        assert!(balls.iter().any(|b| b[0] == kept), "{balls:?}");
+        assert!(balls.iter().any(|b| b[0] == mirrored), "{balls:?}");
+        // Every combination of the two placements of each ball, radii unchanged.
+        let firsts: BTreeSet<LatticeBall> = balls.iter().map(|b| b[0]).collect();
+        let seconds: BTreeSet<LatticeBall> = balls.iter().map(|b| b[1]).collect();
+        assert_eq!((firsts.len(), seconds.len()), (2, 2));
+        assert!(balls.iter().all(|b| b[0][2] == 8 && b[1][2] == 12));
+        // Onto the task itself: only the mirror images (the unchanged action is left out).
+        let own = transfer_solution(from, from, &lattice_action(&[[90, 111, 8]]));
+        assert_eq!(own.len(), 1);
+        let m = nominal_lattice(&own[0]).unwrap()[0];
+        assert_eq!(m[1], 111);
+        assert!(
+            ((f64::from(m[0]) + 0.5 + 90.5) / 2.0 - fx).abs() <= 0.5,
+            "{m:?}"
+        );
+        // Tasks of different templates have no corresponding bodies: nothing to carry.
+        assert!(transfer_solution(get("00000:000"), to, &action).is_empty());
+        assert!(transfer_solution(from, to, &[0.5, 1.5, 0.5]).is_empty());
     }
 
     #[test]

@@ -1206,6 +1206,87 @@ fn audit_ci_plan_matches_the_committed_golden() {
     assert_eq!(trace.lines().count(), 4, "{trace}");
 }
 
+/// Two rows that 24,000 simulations each of the search as it was until 2026-11-23 left without a
+/// witness, and that the search now settles in a few hundred: 00118:015 from its sibling
+/// 00118:014's witness carried over (the balls moved with the bodies they are nearest to, the
+/// scene being 00118:014's mirrored and shifted by 70–80 px), and 00106:008 from its own third
+/// stored solution, which the search reaches now that refining the first one (solved, never
+/// stably) may take only half of the simulations.
+#[test]
+fn witness_search_carries_sibling_solutions_and_keeps_exploring() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let committed = include_str!("../data/witnesses.csv");
+    let row = |id: &str| {
+        committed
+            .lines()
+            .find(|l| l.starts_with(id))
+            .unwrap()
+            .to_string()
+    };
+    let header = committed.lines().next().unwrap();
+    let sibling = row("00118:014");
+    assert!(sibling.contains(",true,"), "{sibling}");
+    let text = [
+        header,
+        "00106:008,two_balls,false,,0,0,0,,",
+        &sibling,
+        "00118:015,two_balls,false,,0,0,0,,",
+    ]
+    .join("\n")
+        + "\n";
+    std::fs::write(p("in.csv"), text).unwrap();
+    ok(&[
+        "witness",
+        "--retry",
+        s(&p("in.csv")),
+        "--budget",
+        "400",
+        "--out",
+        s(&p("out.csv")),
+    ]);
+    let out = std::fs::read_to_string(p("out.csv")).unwrap();
+    let (header, rows) = parse_csv(&out);
+    let (found, origin) = (col(&header, "found"), col(&header, "origin"));
+    assert_eq!(rows[0][found], "true", "{:?}", rows[0]);
+    assert_eq!(rows[0][origin], "seed:2", "{:?}", rows[0]);
+    assert_eq!(rows[2][found], "true", "{:?}", rows[2]);
+    // The witness is 00118:014's, carried over as it is (no refinement).
+    let set = tasks::TaskSet::builtin();
+    let (from, to) = (
+        set.lookup("00118:014").unwrap(),
+        set.lookup("00118:015").unwrap(),
+    );
+    let action: Vec<f64> = sibling
+        .rsplit(',')
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let carried: Vec<String> = agents::witness::transfer_solution(from, to, &action)
+        .iter()
+        .filter_map(|a| tasks::validate_action(to, tasks::ActionTier::TwoBalls, a).ok())
+        .map(|v| {
+            let b = agents::witness::lattice_of(&v);
+            b.iter()
+                .flat_map(|b| b.iter().map(|x| x.to_string()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(rows[2][origin].starts_with("carried:"), "{:?}", rows[2]);
+    assert_eq!(rows[2][col(&header, "refinements")], "0");
+    assert!(
+        carried.contains(&rows[2][col(&header, "balls")]),
+        "{:?} not among {carried:?}",
+        rows[2]
+    );
+    assert!(
+        ok(&["witness", "--verify", s(&p("out.csv"))]).contains("3 witnesses, 3 stable, 0 failed")
+    );
+}
+
 #[test]
 fn witness_search_is_thread_independent_and_verifiable() {
     let dir = tempfile::tempdir().unwrap();

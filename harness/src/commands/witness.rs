@@ -4,8 +4,10 @@
 //! Seeds are the original PHYRE's stored solutions (built-in outcomes-A rows of the same action
 //! tier): the task's own first, then those of its template's other tasks, nearest index first;
 //! with `--retry FILE`, each other task's witness in FILE comes before its stored solutions
-//! (a solution that is stable in rephyre for a sibling is the best first guess).
-//! Without seeds (`--no-seeds`) the search starts from random actions only. One task is one
+//! (a solution that is stable in rephyre for a sibling is the best first guess). After all of
+//! those come the siblings' solutions carried over to this task
+//! ([`agents::witness::transfer_solution`]: each ball moved with the body it is nearest to, and
+//! mirrored). Without seeds (`--no-seeds`) the search starts from random actions only. One task is one
 //! runner task, so a run checkpoints, resumes and gives the same bytes on any thread count.
 
 use super::{action_text, check_outputs, fnv64, lookup, tasks_fingerprint, templates_in_set, Ctx};
@@ -13,7 +15,8 @@ use crate::cli::WitnessArgs;
 use crate::parity::{builtin_reference, parse_reference, RowKind};
 use crate::runner::{self, TaskJob};
 use agents::witness::{
-    find_witness, lattice_of, stability, LatticeBall, Origin, SearchParams, Stability,
+    find_witness, lattice_of, stability, transfer_solution, LatticeBall, Origin, SearchParams,
+    Stability,
 };
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -46,6 +49,8 @@ pub struct Job<'a> {
     seeds: Vec<Vec<Vec<f64>>>,
     /// How many of each task's seeds are its own stored solutions (they come first).
     own_counts: Vec<u64>,
+    /// How many of each task's seeds are plain (the rest are carried over from siblings).
+    plain_counts: Vec<u64>,
     /// Results kept from a previous file (`--retry`): these tasks are not searched again.
     kept: Vec<Option<WitnessState>>,
     budget: Option<u64>,
@@ -93,6 +98,9 @@ impl TaskJob for Job<'_> {
             s.balls = w.balls;
             s.refinements = w.refinements;
             (s.origin_kind, s.origin_index) = match w.origin {
+                Origin::Seed(n) if u64::from(n) >= self.plain_counts[t] => {
+                    ("carried".to_string(), u64::from(n))
+                }
                 Origin::Seed(n) => ("seed".to_string(), u64::from(n)),
                 Origin::Random(n) => ("random".to_string(), n),
             };
@@ -130,8 +138,10 @@ fn select<'a>(set: &'a TaskSet, a: &WitnessArgs) -> Result<Vec<(&'a Task, Tier)>
 /// Seeds per task: the original's stored solutions of the same action tier (own stable, own
 /// unstable), then, nearest index first, each other task of the template: its rephyre witness
 /// (given in `witnesses`, e.g. the rows of a `--retry` file) before its stored solutions, stable
-/// before unstable.
-type Seeds = (Vec<Vec<f64>>, u64);
+/// before unstable (at most [`MAX_SEEDS`] of these "plain" seeds); then the other tasks'
+/// solutions among them carried over to this task. With the number of the task's own seeds and
+/// of plain seeds.
+type Seeds = (Vec<Vec<f64>>, u64, u64);
 
 /// A found witness usable as a seed for its template's other tasks.
 pub struct SiblingWitness<'w> {
@@ -141,6 +151,7 @@ pub struct SiblingWitness<'w> {
 }
 
 fn seeds_for(
+    set: &TaskSet,
     tasks: &[(&Task, Tier)],
     reference: &str,
     witnesses: &[SiblingWitness],
@@ -179,7 +190,7 @@ fn seeds_for(
             let id = task.id();
             let key = (id.template(), tier.to_string());
             let Some(rows) = by_template.get(&key) else {
-                return (Vec::new(), 0);
+                return (Vec::new(), 0, 0);
             };
             let own = id.index();
             let mut order: Vec<_> = rows
@@ -194,10 +205,23 @@ fn seeds_for(
             order.sort_by_key(|a| a.0); // (source, row) is unique: a total order
             order.truncate(MAX_SEEDS);
             let own_count = order.iter().filter(|(k, _)| !k.0).count() as u64;
-            (
-                order.into_iter().map(|(_, a)| a.to_vec()).collect(),
-                own_count,
-            )
+            // Then the siblings' solutions carried over to this task (each ball moved with the
+            // body it is nearest to), in the same order: tried after every plain seed, so a
+            // task a plain seed solves is searched exactly as before.
+            let carried: Vec<Vec<f64>> = order
+                .iter()
+                .filter(|(k, _)| k.0)
+                .flat_map(|&((_, _, _, index, _), a)| {
+                    TaskId::new(id.template(), index)
+                        .and_then(|sid| set.get(&sid))
+                        .map(|from| transfer_solution(from, task, a))
+                        .unwrap_or_default()
+                })
+                .collect();
+            let mut seeds: Vec<Vec<f64>> = order.into_iter().map(|(_, a)| a.to_vec()).collect();
+            let plain_count = seeds.len() as u64;
+            seeds.extend(carried);
+            (seeds, own_count, plain_count)
         })
         .collect())
 }
@@ -261,6 +285,7 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
         found: u64,
         own_seed: u64,
         template_seed: u64,
+        carried: u64,
         random: u64,
         refined: u64,
         sims: u64,
@@ -291,6 +316,7 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
         }
         match s.origin_kind.as_str() {
             "random" => a.random += 1,
+            "carried" => a.carried += 1,
             // Own seeds come first, so a seed's number tells whose solution it was.
             _ => {
                 if s.origin_index < own {
@@ -303,18 +329,20 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
     }
     let mut out = String::from(
         "| template | tier | tasks | with witness | from own stored solution | from template's \
-         solutions | from random actions | refined | simulations, mean | simulations, max |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         solutions | carried over from a sibling | from random actions | refined | simulations, mean | \
+         simulations, max |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut total = Agg::default();
     for ((t, tier), a) in &by {
         let _ = writeln!(
             out,
-            "| {t} | {tier} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
+            "| {t} | {tier} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
             a.tasks,
             a.found,
             a.own_seed,
             a.template_seed,
+            a.carried,
             a.random,
             a.refined,
             a.sims as f64 / a.tasks.max(1) as f64,
@@ -324,6 +352,7 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
         total.found += a.found;
         total.own_seed += a.own_seed;
         total.template_seed += a.template_seed;
+        total.carried += a.carried;
         total.random += a.random;
         total.refined += a.refined;
         total.sims += a.sims;
@@ -331,11 +360,12 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
     }
     let _ = writeln!(
         out,
-        "| **all** | | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
+        "| **all** | | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
         total.tasks,
         total.found,
         total.own_seed,
         total.template_seed,
+        total.carried,
         total.random,
         total.refined,
         total.sims as f64 / total.tasks.max(1) as f64,
@@ -409,7 +439,7 @@ pub fn parse_witnesses(text: &str) -> Result<Vec<WitnessRow>> {
                 .with_context(|| format!("witness file line {line}: bad {}", HEADER[k]))
         };
         let (origin_kind, origin_index) = match rec[3].split_once(':') {
-            Some((kind @ ("seed" | "random"), n)) if found => (
+            Some((kind @ ("seed" | "carried" | "random"), n)) if found => (
                 kind.to_string(),
                 n.parse()
                     .with_context(|| format!("witness file line {line}: bad origin"))?,
@@ -559,8 +589,13 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         })
         .collect();
     let text = builtin_reference()?;
-    let (seeds, own_counts): (Vec<_>, Vec<_>) =
-        seeds_for(&tasks, &text, &siblings)?.into_iter().unzip();
+    let mut seeds = Vec::with_capacity(tasks.len());
+    let (mut own_counts, mut plain_counts) = (Vec::new(), Vec::new());
+    for (s, own, plain) in seeds_for(set, &tasks, &text, &siblings)? {
+        seeds.push(s);
+        own_counts.push(own);
+        plain_counts.push(plain);
+    }
     let (seeds, reference_hash) = if a.no_seeds {
         (vec![Vec::new(); tasks.len()], 0)
     } else {
@@ -569,7 +604,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     let kept_hash = fnv64(format!("{kept:?}").as_bytes());
     let only: Vec<&Task> = tasks.iter().map(|(t, _)| *t).collect();
     let fingerprint = format!(
-        "witness-1 rephyre-{} tier={:?} budget={:?} seed={} seeds={:016x} kept={:016x} {}",
+        "witness-2 rephyre-{} tier={:?} budget={:?} seed={} seeds={:016x} kept={:016x} {}",
         env!("CARGO_PKG_VERSION"),
         a.tier,
         // The effective budgets (defaults included), so a checkpoint of other budgets is refused.
@@ -586,6 +621,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         seed: a.seed,
         fingerprint,
         own_counts,
+        plain_counts,
         kept,
     };
     let states = runner::run(&job, &cfg)?;
