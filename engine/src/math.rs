@@ -59,15 +59,16 @@ impl Vec2 {
     /// overflows for large ones.
     #[inline]
     pub fn length(self) -> Fixed {
+        length_of_squared(self.length_squared_exact())
+    }
+
+    /// The exact squared length in raw units (2^-64), the input of [`Vec2::length`]: comparing
+    /// these orders vectors by length without a square root.
+    #[inline]
+    pub fn length_squared_exact(self) -> u128 {
         let x = self.x.raw() as i128;
         let y = self.y.raw() as i128;
-        let sq = (x * x + y * y) as u128;
-        let r = sq.isqrt();
-        Fixed::from_raw(if r > i64::MAX as u128 {
-            i64::MAX
-        } else {
-            r as i64
-        })
+        (x * x + y * y) as u128
     }
 
     /// The unit vector along `self` and the original length; a zero (or too short to normalise,
@@ -344,6 +345,18 @@ pub fn sin_cos(angle: Fixed) -> (Fixed, Fixed) {
         _ => (-cos_r, sin_r),
     };
     (q62_to_fixed(s), q62_to_fixed(c))
+}
+
+/// [`Vec2::length`] from [`Vec2::length_squared_exact`]: the floor of the exact square root,
+/// saturated. Monotone, so a shorter exact square never gives a longer length.
+#[inline]
+pub fn length_of_squared(sq: u128) -> Fixed {
+    let r = sq.isqrt();
+    Fixed::from_raw(if r > i64::MAX as u128 {
+        i64::MAX
+    } else {
+        r as i64
+    })
 }
 
 #[cfg(test)]

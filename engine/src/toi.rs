@@ -17,7 +17,7 @@
 
 use crate::collide::{max_face_separation, WorldPolygon};
 use crate::fixed::Fixed;
-use crate::math::{Sweep, Transform, Vec2};
+use crate::math::{length_of_squared, Sweep, Transform, Vec2};
 use crate::settings::LINEAR_SLOP;
 use crate::shape::{Shape, MAX_POLYGON_VERTICES};
 
@@ -144,21 +144,60 @@ impl Core {
             .unwrap_or(Fixed::ZERO)
     }
 
-    /// Closest point of the core's boundary (or the point itself) to `x`, with the distance.
-    fn closest_to(&self, x: Vec2) -> (Vec2, Fixed) {
+    /// Closest point of the core's boundary (or the point itself) to `x`, with the distance: the
+    /// first candidate (in vertex order) of least [`Vec2::length`].
+    fn closest_to(&self, x: Vec2) -> (Vec2, Nearest) {
         let vs = self.points();
+        let mut best = (vs[0], Nearest::FAR);
         if !self.is_polygon {
-            return (vs[0], (x - vs[0]).length());
+            best.1.offer(x - vs[0]);
+            return best;
         }
-        let mut best = (vs[0], Fixed::MAX);
         for i in 0..vs.len() {
             let q = closest_on_segment(vs[i], vs[(i + 1) % vs.len()], x);
-            let d = (x - q).length();
-            if d < best.1 {
-                best = (q, d);
+            if best.1.offer(x - q) {
+                best.0 = q;
             }
         }
         best
+    }
+}
+
+/// The least length offered so far. Offers are compared by [`Vec2::length`] (the floor of the
+/// exact root of [`Vec2::length_squared_exact`], saturated) with the first of equal lengths kept,
+/// exactly as comparing the lengths themselves would, but almost always without a square root:
+/// a larger or equal square cannot have a smaller length (the root is monotone), and a square
+/// smaller by at least 2·√S + 1 than the best's S certainly has one. Only a smaller square
+/// closer than that, where both could floor to the same length, takes the roots.
+#[derive(Clone, Copy)]
+struct Nearest {
+    squared: u128,
+}
+
+impl Nearest {
+    /// Nothing offered yet: any offer whose length is not saturated is less.
+    const FAR: Nearest = Nearest { squared: u128::MAX };
+
+    /// Offer `v`'s length; true if it is strictly less than the best so far (and now the best).
+    fn offer(&mut self, v: Vec2) -> bool {
+        self.offer_squared(v.length_squared_exact())
+    }
+
+    fn offer_squared(&mut self, squared: u128) -> bool {
+        // At or beyond this square the length saturates to Fixed::MAX: never less than the best.
+        const SATURATED: u128 = (i64::MAX as u128) * (i64::MAX as u128);
+        if squared >= self.squared || squared >= SATURATED {
+            return false;
+        }
+        // √S < 2^h with h = ⌈bits(S) / 2⌉, so 2·⌊√S⌋ + 1 < 2^(h+1).
+        let h = (128 - self.squared.leading_zeros()).div_ceil(2);
+        let certain = self.squared - squared >= 1u128 << (h + 1).min(127);
+        if certain || length_of_squared(squared) < length_of_squared(self.squared) {
+            self.squared = squared;
+            true
+        } else {
+            false
+        }
     }
 }
 
@@ -218,18 +257,16 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
     // Direction between the closest points of the cores (vertex against feature, both ways).
     if !cores_overlap {
         let mut pair = (Vec2::ZERO, Vec2::ZERO);
-        let mut dist = Fixed::MAX;
+        let mut dist = Nearest::FAR;
         for &p in ca.points() {
             let (q, d) = cb.closest_to(p);
-            if d < dist {
-                dist = d;
+            if dist.offer_squared(d.squared) {
                 pair = (p, q);
             }
         }
         for &q in cb.points() {
             let (p, d) = ca.closest_to(q);
-            if d < dist {
-                dist = d;
+            if dist.offer_squared(d.squared) {
                 pair = (p, q);
             }
         }
@@ -282,6 +319,65 @@ mod tests {
     }
 
     const SLOP: f64 = 0.005;
+
+    /// The index [`Nearest`] settles on: the first offer of least [`Vec2::length`].
+    fn nearest_index(squares: &[u128]) -> Option<usize> {
+        let mut n = Nearest::FAR;
+        let mut at = None;
+        for (i, &s) in squares.iter().enumerate() {
+            if n.offer_squared(s) {
+                at = Some(i);
+            }
+        }
+        at
+    }
+
+    /// The same by comparing the lengths themselves.
+    fn naive_index(squares: &[u128]) -> Option<usize> {
+        let mut best = Fixed::MAX;
+        let mut at = None;
+        for (i, &s) in squares.iter().enumerate() {
+            let l = length_of_squared(s);
+            if l < best {
+                best = l;
+                at = Some(i);
+            }
+        }
+        at
+    }
+
+    #[test]
+    fn nearest_agrees_with_comparing_lengths_at_bucket_edges() {
+        // Squares that floor to the same root (k², k² + 2k) and straddle an edge ((k+1)² − 1,
+        // (k+1)²), offered in both orders, and saturated ones.
+        let sat = (i64::MAX as u128) * (i64::MAX as u128);
+        for k in [1u128, 7, 1 << 20, 3 << 31, 1 << 40, (1 << 62) + 12345] {
+            let cases = [
+                vec![k * k + 2 * k, k * k],
+                vec![k * k, k * k + 2 * k],
+                vec![(k + 1) * (k + 1), (k + 1) * (k + 1) - 1],
+                vec![(k + 1) * (k + 1) - 1, (k + 1) * (k + 1)],
+                vec![sat, k * k, sat - 1, k * k + 1],
+            ];
+            for c in cases {
+                assert_eq!(nearest_index(&c), naive_index(&c), "{c:?}");
+            }
+        }
+        assert_eq!(nearest_index(&[sat, u128::MAX]), None);
+        assert_eq!(nearest_index(&[sat - 1]), naive_index(&[sat - 1]));
+    }
+
+    proptest! {
+        #[test]
+        fn nearest_agrees_with_comparing_lengths(
+            base in 0u128..(1u128 << 100),
+            deltas in proptest::collection::vec(0u128..(1u128 << 36), 1..12),
+        ) {
+            // Offers clustered within a few buckets of each other, where the roots can tie.
+            let squares: Vec<u128> = deltas.iter().map(|d| base + d).collect();
+            prop_assert_eq!(nearest_index(&squares), naive_index(&squares));
+        }
+    }
 
     #[test]
     fn box2d_target_is_minus_three_slop_for_phyre_shapes() {
