@@ -72,6 +72,30 @@ struct TableJob<'a> {
     tasks: Vec<&'a Task>,
     set: ActionSet,
     tier: Tier,
+    /// Names everything that determines the table's columns, see [`TableJob::new`].
+    fingerprint: String,
+}
+
+impl<'a> TableJob<'a> {
+    fn new(tasks: Vec<&'a Task>, set: ActionSet, tier: Tier) -> Result<TableJob<'a>> {
+        // The action count is left out: a set is a prefix of every larger set of the same seed
+        // and tier, so a table of N actions is the first N columns of a larger one, and a cache
+        // serves any --actions (computing only the columns it lacks). The tasks' full content
+        // is in, so a --tasks file with the same ids and other scenes is not served stale rows.
+        let fingerprint = format!(
+            "eval-table-3 rephyre-{} tier {} seed {} {}",
+            env!("CARGO_PKG_VERSION"),
+            tier,
+            set.seed,
+            super::tasks_fingerprint(&tasks)?
+        );
+        Ok(TableJob {
+            tasks,
+            set,
+            tier,
+            fingerprint,
+        })
+    }
 }
 
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -87,16 +111,7 @@ impl TaskJob for TableJob<'_> {
         self.tasks.len()
     }
     fn fingerprint(&self) -> String {
-        let ids: Vec<String> = self.tasks.iter().map(|t| t.id().to_string()).collect();
-        // The action count is left out: a set is a prefix of every larger set of the same seed
-        // and tier, so a table of N actions is the first N columns of a larger one, and a cache
-        // serves any --actions (computing only the columns it lacks).
-        format!(
-            "eval-table-3 tier {} seed {} tasks {}",
-            self.tier,
-            self.set.seed,
-            super::fnv64(ids.join(" ").as_bytes())
-        )
+        self.fingerprint.clone()
     }
     fn advance(&self, task: usize, row: &mut Row) -> bool {
         let t = self.tasks[task];
@@ -179,11 +194,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             bail!("the task set has no {tier} tasks");
         }
         let action_set = ActionSet::new(a.seed, tier, a.actions);
-        let job = TableJob {
-            tasks: tier_tasks.clone(),
-            set: action_set,
-            tier,
-        };
+        let job = TableJob::new(tier_tasks.clone(), action_set, tier)?;
         let cache = a
             .cache
             .as_ref()
