@@ -19,9 +19,9 @@
 //! points (first 1 and 2 px away from the neighbour that failed, then random jitters of up to
 //! 3 px, moving one or both balls, with radius changes of ±1 px), with at most half of the
 //! simulations: on some tasks a third of all candidates solve but nearly none stably, and
-//! refining alone would never return to the exploration that finds the stable ones. Every simulated outcome is
-//! cached by its exact quantized balls, so neighbour tests shared by nearby lattice points cost
-//! nothing the second time. Everything is a pure function of (task, tier, seeds, parameters).
+//! refining alone would never return to the exploration that finds the stable ones. Every
+//! simulated outcome is cached by its exact quantized balls, so neighbour tests shared by nearby
+//! lattice points cost nothing the second time. Everything is a pure function of (task, tier, seeds, parameters).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
