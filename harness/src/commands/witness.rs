@@ -7,8 +7,8 @@
 //! (a solution that is stable in rephyre for a sibling is the best first guess). After all of
 //! those come the siblings' solutions carried over to this task
 //! ([`agents::witness::transfer_solution`]: each ball moved with the body it is nearest to, and
-//! mirrored). Without seeds (`--no-seeds`) the search starts from random actions only. One task is one
-//! runner task, so a run checkpoints, resumes and gives the same bytes on any thread count.
+//! mirrored). Without seeds (`--no-seeds`) the search starts from random actions only. One task
+//! is one runner task, so a run checkpoints, resumes and gives the same bytes on any thread count.
 
 use super::{action_text, check_outputs, fnv64, lookup, tasks_fingerprint, templates_in_set, Ctx};
 use crate::cli::WitnessArgs;
