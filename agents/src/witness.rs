@@ -21,7 +21,8 @@
 //! simulations: on some tasks a third of all candidates solve but nearly none stably, and
 //! refining alone would never return to the exploration that finds the stable ones. Every
 //! simulated outcome is cached by its exact quantized balls, so neighbour tests shared by nearby
-//! lattice points cost nothing the second time. Everything is a pure function of (task, tier, seeds, parameters).
+//! lattice points cost nothing the second time. Everything is a pure function of (task, tier,
+//! seeds, parameters).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

@@ -329,8 +329,8 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
     }
     let mut out = String::from(
         "| template | tier | tasks | with witness | from own stored solution | from template's \
-         solutions | carried over from a sibling | from random actions | refined | simulations, mean | \
-         simulations, max |\n\
+         solutions | carried over from a sibling | from random actions | refined | \
+         simulations, mean | simulations, max |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut total = Agg::default();
