@@ -267,12 +267,9 @@ pub fn transfer_solution(from: &Task, to: &Task, action: &[f64]) -> Vec<Vec<f64>
             .iter()
             .zip(tb)
             .all(|(a, b)| a.shape_type == b.shape_type && a.kind == b.kind);
-    let Some(balls) = nominal_lattice(action) else {
+    let Some(balls) = nominal_lattice(action).filter(|_| corresponds) else {
         return Vec::new();
     };
-    if !corresponds {
-        return Vec::new();
-    }
     let half = Fixed::ratio(1, 2);
     // Per ball: its two placements in `to` (offset kept, offset mirrored).
     let placements: Vec<[LatticeBall; 2]> = balls

@@ -37,8 +37,7 @@ pub trait TaskJob: Sync {
     /// the checkpoint says; a job whose fingerprint admits more work for the same tasks (a longer
     /// prefix of the same actions) re-judges it from the state, so that a finished task is
     /// continued rather than recomputed.
-    fn restored_finished(&self, task: usize, saved: bool, state: &Self::State) -> bool {
-        let _ = (task, state);
+    fn restored_finished(&self, _task: usize, saved: bool, _state: &Self::State) -> bool {
         saved
     }
 }

@@ -46,11 +46,8 @@ pub struct WitnessState {
 /// The job: tasks, the action tier of each, their seeds and the search parameters.
 pub struct Job<'a> {
     pub tasks: Vec<(&'a Task, Tier)>,
-    seeds: Vec<Vec<Vec<f64>>>,
-    /// How many of each task's seeds are its own stored solutions (they come first).
-    own_counts: Vec<u64>,
-    /// How many of each task's seeds are plain (the rest are carried over from siblings).
-    plain_counts: Vec<u64>,
+    /// Each task's seeds.
+    seeds: Vec<Seeds>,
     /// Results kept from a previous file (`--retry`): these tasks are not searched again.
     kept: Vec<Option<WitnessState>>,
     budget: Option<u64>,
@@ -86,7 +83,7 @@ impl TaskJob for Job<'_> {
             return true;
         }
         let (task, tier) = self.tasks[t];
-        let r = find_witness(task, tier, &self.seeds[t], &self.params(tier));
+        let r = find_witness(task, tier, &self.seeds[t].actions, &self.params(tier));
         *s = WitnessState {
             found: r.witness.is_some(),
             simulations: r.simulations,
@@ -98,7 +95,7 @@ impl TaskJob for Job<'_> {
             s.balls = w.balls;
             s.refinements = w.refinements;
             (s.origin_kind, s.origin_index) = match w.origin {
-                Origin::Seed(n) if u64::from(n) >= self.plain_counts[t] => {
+                Origin::Seed(n) if u64::from(n) >= self.seeds[t].plain => {
                     ("carried".to_string(), u64::from(n))
                 }
                 Origin::Seed(n) => ("seed".to_string(), u64::from(n)),
@@ -139,9 +136,16 @@ fn select<'a>(set: &'a TaskSet, a: &WitnessArgs) -> Result<Vec<(&'a Task, Tier)>
 /// unstable), then, nearest index first, each other task of the template: its rephyre witness
 /// (given in `witnesses`, e.g. the rows of a `--retry` file) before its stored solutions, stable
 /// before unstable (at most [`MAX_SEEDS`] of these "plain" seeds); then the other tasks'
-/// solutions among them carried over to this task. With the number of the task's own seeds and
-/// of plain seeds.
-type Seeds = (Vec<Vec<f64>>, u64, u64);
+/// solutions among them carried over to this task.
+#[derive(Clone, Debug, Default)]
+struct Seeds {
+    /// The seed actions, in the order the search tries them.
+    actions: Vec<Vec<f64>>,
+    /// How many come first as the task's own stored solutions.
+    own: u64,
+    /// How many are plain (the rest are carried over from siblings).
+    plain: u64,
+}
 
 /// A found witness usable as a seed for its template's other tasks.
 pub struct SiblingWitness<'w> {
@@ -190,7 +194,7 @@ fn seeds_for(
             let id = task.id();
             let key = (id.template(), tier.to_string());
             let Some(rows) = by_template.get(&key) else {
-                return (Vec::new(), 0, 0);
+                return Seeds::default();
             };
             let own = id.index();
             let mut order: Vec<_> = rows
@@ -218,10 +222,14 @@ fn seeds_for(
                         .unwrap_or_default()
                 })
                 .collect();
-            let mut seeds: Vec<Vec<f64>> = order.into_iter().map(|(_, a)| a.to_vec()).collect();
-            let plain_count = seeds.len() as u64;
-            seeds.extend(carried);
-            (seeds, own_count, plain_count)
+            let mut actions: Vec<Vec<f64>> = order.into_iter().map(|(_, a)| a.to_vec()).collect();
+            let plain = actions.len() as u64;
+            actions.extend(carried);
+            Seeds {
+                actions,
+                own: own_count,
+                plain,
+            }
         })
         .collect())
 }
@@ -293,7 +301,8 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
     }
     let mut by: BTreeMap<(String, String), Agg> = BTreeMap::new();
     let mut missing = Vec::new();
-    for (((task, tier), s), &own) in job.tasks.iter().zip(states).zip(&job.own_counts) {
+    for (((task, tier), s), seeds) in job.tasks.iter().zip(states).zip(&job.seeds) {
+        let own = seeds.own;
         let a = by
             .entry((task.id().template_str(), tier.to_string()))
             .or_default();
@@ -589,17 +598,15 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         })
         .collect();
     let text = builtin_reference()?;
-    let mut seeds = Vec::with_capacity(tasks.len());
-    let (mut own_counts, mut plain_counts) = (Vec::new(), Vec::new());
-    for (s, own, plain) in seeds_for(set, &tasks, &text, &siblings)? {
-        seeds.push(s);
-        own_counts.push(own);
-        plain_counts.push(plain);
-    }
-    let (seeds, reference_hash) = if a.no_seeds {
-        (vec![Vec::new(); tasks.len()], 0)
+    let mut seeds = seeds_for(set, &tasks, &text, &siblings)?;
+    let reference_hash = if a.no_seeds {
+        // No actions to try; the counts still classify kept rows' origins in the summary.
+        for s in &mut seeds {
+            s.actions.clear();
+        }
+        0
     } else {
-        (seeds, fnv64(text.as_bytes()))
+        fnv64(text.as_bytes())
     };
     let kept_hash = fnv64(format!("{kept:?}").as_bytes());
     let only: Vec<&Task> = tasks.iter().map(|(t, _)| *t).collect();
@@ -620,8 +627,6 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         budget: a.budget,
         seed: a.seed,
         fingerprint,
-        own_counts,
-        plain_counts,
         kept,
     };
     let states = runner::run(&job, &cfg)?;
