@@ -75,6 +75,9 @@ pub struct RunOptions {
     pub chain_hashes: bool,
     /// Decide the remaining steps without stepping once nothing is awake.
     pub early_exit: bool,
+    /// Stop as soon as the status (solved or not) and the solved step are decided, even if
+    /// the state at the end of the run is not (see [`run`]): for jobs that need only those.
+    pub status_only: bool,
 }
 
 impl Default for RunOptions {
@@ -83,6 +86,7 @@ impl Default for RunOptions {
             max_steps: MAX_STEPS,
             chain_hashes: false,
             early_exit: true,
+            status_only: false,
         }
     }
 }
@@ -93,6 +97,18 @@ impl Default for RunOptions {
 /// Early exit: once no dynamic body is awake, a step cannot change the state (contacts of
 /// sleeping pairs are kept, nothing is integrated), so the remaining steps are decided without
 /// stepping; the outcome, including every hash, is the same as with full stepping.
+///
+/// With [`RunOptions::status_only`] (and `observer` then sees fewer steps) the run also stops
+/// once its status is decided, which cannot change `solved`, `steps` or `solved_step`:
+/// * when the goal's current hold plus the steps left is below [`GOAL_HOLD_STEPS`], no hold can
+///   complete any more: not solved;
+/// * when the world is at rest (early exit on), the goal's relation can no longer change (the
+///   state is frozen), so it is solved exactly when it holds now and the hold completes within
+///   `max_steps`, at the step where it completes.
+///
+/// `stepped`, `first_touch_step`, `final_hash` and `hash_chain` then describe the steps computed
+/// before the decision, not the whole run; `hash_chain` requests are ignored (audits use full
+/// runs).
 pub fn run(
     world: &mut World,
     goal: &Goal,
@@ -105,6 +121,7 @@ pub fn run(
     let mut hash_chain = 0u64;
     let mut at_rest = false;
     let mut rest_hash = 0u64;
+    let chain_hashes = opts.chain_hashes && !opts.status_only;
     for step in 1..=opts.max_steps {
         if at_rest {
             world.advance_at_rest();
@@ -116,7 +133,7 @@ pub fn run(
                 rest_hash = world.state_hash();
             }
         }
-        if opts.chain_hashes {
+        if chain_hashes {
             let h = if at_rest {
                 rest_hash
             } else {
@@ -141,6 +158,43 @@ pub fn run(
             }
         } else {
             consecutive = 0;
+        }
+        if opts.status_only {
+            let left = opts.max_steps - step;
+            let decided = if at_rest {
+                // Frozen: the hold (if any) just continues; none can start.
+                Some(consecutive > 0 && consecutive + left >= GOAL_HOLD_STEPS)
+            } else if consecutive + left < GOAL_HOLD_STEPS {
+                Some(false)
+            } else {
+                None
+            };
+            match decided {
+                Some(true) => {
+                    let solved_at = step + (GOAL_HOLD_STEPS - consecutive);
+                    return RunOutcome {
+                        solved: true,
+                        steps: solved_at,
+                        stepped,
+                        first_touch_step: first_touch,
+                        solved_step: Some(solved_at),
+                        final_hash: world.state_hash(),
+                        hash_chain,
+                    };
+                }
+                Some(false) => {
+                    return RunOutcome {
+                        solved: false,
+                        steps: opts.max_steps,
+                        stepped,
+                        first_touch_step: first_touch,
+                        solved_step: None,
+                        final_hash: world.state_hash(),
+                        hash_chain,
+                    };
+                }
+                None => {}
+            }
         }
     }
     RunOutcome {

@@ -58,6 +58,9 @@ struct ContactConstraint {
     contact: usize,
     a: usize,
     b: usize,
+    /// Whether each body can move in this solve (see [`is_fixed`]).
+    a_moves: bool,
+    b_moves: bool,
     normal: Vec2,
     points: [PointConstraint; 2],
     /// Points solved this step (the block solver may drop the second one).
@@ -261,6 +264,8 @@ fn make_constraint(
         contact,
         a: ia,
         b: ib,
+        a_moves: !is_fixed(&sa),
+        b_moves: !is_fixed(&sb),
         normal: wm.normal,
         points: [PointConstraint::default(); 2],
         count: manifold.count as usize,
@@ -469,58 +474,120 @@ fn integrate(sb: &mut SolverBody, h: Fixed) {
     sb.a += h * sb.w;
 }
 
+/// Whether a solver body can never move during this solve: zero inverse mass and inertia and
+/// no velocity (static bodies, and the TOI stand-in). Every update of such a body is an exact
+/// no-op in fixed point (`p · 0` and `0 · x` round to exactly 0), and its velocity terms are
+/// exact zeros, so the solver may skip them without changing a bit.
+#[inline]
+fn is_fixed(b: &SolverBody) -> bool {
+    b.inv_mass.raw() == 0 && b.inv_inertia.raw() == 0 && b.v == Vec2::ZERO && b.w.raw() == 0
+}
+
+/// `apply_impulse` and `relative_velocity` specialised on which bodies move (`MA`, `MB`): the
+/// terms of a body that cannot move are exact zeros, and leaving them out keeps every bit.
+#[inline(always)]
+fn apply_impulse_m<const MA: bool, const MB: bool>(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+    ra: Vec2,
+    rb: Vec2,
+    p: Vec2,
+) {
+    if MA {
+        let sa = &mut bodies[a];
+        sa.v -= p.scale(sa.inv_mass);
+        sa.w -= sa.inv_inertia * ra.cross(p);
+    }
+    if MB {
+        let sb = &mut bodies[b];
+        sb.v += p.scale(sb.inv_mass);
+        sb.w += sb.inv_inertia * rb.cross(p);
+    }
+}
+
+#[inline(always)]
+fn relative_velocity_m<const MA: bool, const MB: bool>(
+    bodies: &[SolverBody],
+    a: usize,
+    b: usize,
+    ra: Vec2,
+    rb: Vec2,
+) -> Vec2 {
+    // Same operation order as the general form `vb + wb×rb − va − wa×ra`; a fixed body's
+    // terms are exact zeros, and subtracting zero changes nothing.
+    let mut v = Vec2::ZERO;
+    if MB {
+        let sb = &bodies[b];
+        v = sb.v + Vec2::cross_sv(sb.w, rb);
+    }
+    if MA {
+        let sa = &bodies[a];
+        v = v - sa.v - Vec2::cross_sv(sa.w, ra);
+    }
+    v
+}
+
 #[inline]
 fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
-    let sa = &mut bodies[a];
-    sa.v -= p.scale(sa.inv_mass);
-    sa.w -= sa.inv_inertia * ra.cross(p);
-    let sb = &mut bodies[b];
-    sb.v += p.scale(sb.inv_mass);
-    sb.w += sb.inv_inertia * rb.cross(p);
+    apply_impulse_m::<true, true>(bodies, a, b, ra, rb, p);
 }
 
-#[inline]
-fn relative_velocity(bodies: &[SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2) -> Vec2 {
-    let (sa, sb) = (&bodies[a], &bodies[b]);
-    sb.v + Vec2::cross_sv(sb.w, rb) - sa.v - Vec2::cross_sv(sa.w, ra)
-}
-
+/// One velocity iteration of a contact constraint, dispatched on which of its bodies move.
 fn solve_velocity(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+    match (cc.a_moves, cc.b_moves) {
+        (true, true) => solve_velocity_m::<true, true>(bodies, cc),
+        (false, true) => solve_velocity_m::<false, true>(bodies, cc),
+        (true, false) => solve_velocity_m::<true, false>(bodies, cc),
+        // Two fixed bodies: every impulse is an exact no-op on them.
+        (false, false) => solve_velocity_m::<false, false>(bodies, cc),
+    }
+}
+
+#[inline(always)]
+fn solve_velocity_m<const MA: bool, const MB: bool>(
+    bodies: &mut [SolverBody],
+    cc: &mut ContactConstraint,
+) {
     let n = cc.normal;
     let t = n.cross_vs(Fixed::ONE);
     // Friction first: non-penetration matters more, so it goes last.
     for j in 0..cc.count {
         let p = cc.points[j];
-        let vt = relative_velocity(bodies, cc.a, cc.b, p.ra, p.rb).dot(t);
+        let vt = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb).dot(t);
         let lambda = -(p.tangent_mass * vt);
         let max_f = cc.friction * p.normal_impulse;
         let new_impulse = (p.tangent_impulse + lambda).clamp(-max_f, max_f);
         let d = new_impulse - p.tangent_impulse;
         cc.points[j].tangent_impulse = new_impulse;
-        apply_impulse(bodies, cc.a, cc.b, p.ra, p.rb, t.scale(d));
+        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, t.scale(d));
     }
     if cc.count == 1 {
         let p = cc.points[0];
-        let vn = relative_velocity(bodies, cc.a, cc.b, p.ra, p.rb).dot(n);
+        let vn = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb).dot(n);
         let lambda = -(p.normal_mass * (vn - p.velocity_bias));
         let new_impulse = (p.normal_impulse + lambda).max(Fixed::ZERO);
         let d = new_impulse - p.normal_impulse;
         cc.points[0].normal_impulse = new_impulse;
-        apply_impulse(bodies, cc.a, cc.b, p.ra, p.rb, n.scale(d));
+        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, n.scale(d));
         return;
     }
-    solve_block(bodies, cc);
+    solve_block::<MA, MB>(bodies, cc);
 }
 
 /// The 2-point normal constraint solved as a linear complementarity problem by enumerating
 /// its four cases (both active, only 1, only 2, none).
-fn solve_block(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+#[inline(always)]
+fn solve_block<const MA: bool, const MB: bool>(
+    bodies: &mut [SolverBody],
+    cc: &mut ContactConstraint,
+) {
     let n = cc.normal;
     let (p1, p2) = (cc.points[0], cc.points[1]);
     let a1 = p1.normal_impulse;
     let a2 = p2.normal_impulse;
-    let vn1 = relative_velocity(bodies, cc.a, cc.b, p1.ra, p1.rb).dot(n);
-    let vn2 = relative_velocity(bodies, cc.a, cc.b, p2.ra, p2.rb).dot(n);
+    let vn1 = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p1.ra, p1.rb).dot(n);
+    let vn2 = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p2.ra, p2.rb).dot(n);
     let [k11, k12, k22] = cc.k;
     // b = vn − bias − K·a
     let b1 = vn1 - p1.velocity_bias - (k11 * a1 + k12 * a2);
@@ -555,8 +622,8 @@ fn solve_block(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
     if let Some((x1, x2)) = candidates() {
         let d1 = x1 - a1;
         let d2 = x2 - a2;
-        apply_impulse(bodies, cc.a, cc.b, p1.ra, p1.rb, n.scale(d1));
-        apply_impulse(bodies, cc.a, cc.b, p2.ra, p2.rb, n.scale(d2));
+        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p1.ra, p1.rb, n.scale(d1));
+        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p2.ra, p2.rb, n.scale(d2));
         cc.points[0].normal_impulse = x1;
         cc.points[1].normal_impulse = x2;
     }

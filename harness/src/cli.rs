@@ -490,6 +490,7 @@ EXAMPLES:
   rephyre bench
   rephyre bench --threads 1
   rephyre bench --tier two_balls --tasks-per-template 4 --actions 500
+  rephyre --threads 1 bench --reference pairs-ball.csv --json
 
 Times are CPU time per call (each worker thread's own CPU clock), comparable with the original's
 per-call CPU figures of SPEC §9 whatever else runs on the machine; wall-clock throughput is
@@ -507,6 +508,15 @@ pub struct BenchArgs {
     /// Random actions (calls) per task.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub actions: u32,
+    /// Run exactly the rows of this outcomes-A-format table (task_id,tier,kind,index,action,status)
+    /// instead of random actions: every row, in order, each call timed (validation included),
+    /// and its status compared with the file's (e.g. the original's timing rows).
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<PathBuf>,
+    /// Run each simulation only as far as its status needs (the status-only path the report
+    /// commands use) instead of the full run that `simulate` and the audits do.
+    #[arg(long)]
+    pub status_only: bool,
     /// Print the figures as one JSON object.
     #[arg(long)]
     pub json: bool,

@@ -19,6 +19,10 @@ pub struct SimOptions {
     /// Step every one of the 1000 steps even after everything sleeps (the result is the same;
     /// this exists to prove it).
     pub no_early_exit: bool,
+    /// Stop once the status and solved step are decided ([`engine::RunOptions::status_only`]):
+    /// for jobs that need only solved / not solved. `simulate`'s full run and the audits keep
+    /// it off.
+    pub status_only: bool,
 }
 
 /// Build the world for `action` and run it; `observer(step, world)` sees the world after every
@@ -42,6 +46,7 @@ fn run_setup(
     let run_opts = RunOptions {
         chain_hashes: opts.chain_hashes,
         early_exit: !opts.no_early_exit,
+        status_only: opts.status_only,
         ..RunOptions::default()
     };
     run(&mut setup.world, &setup.goal, run_opts, observer)

@@ -114,12 +114,19 @@ fn original(
 }
 
 pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
+    if let Some(path) = &a.reference {
+        return run_reference(ctx, path, a.status_only, a.json);
+    }
     let set = ctx.task_set()?;
     let tasks = select_tasks(set, a.tier, None, Some(a.tasks_per_template))?;
     let pool = ctx.pool()?;
     let threads = pool.current_num_threads();
     let tier = a.tier;
     let actions = a.actions as u64;
+    let opts = SimOptions {
+        status_only: a.status_only,
+        ..SimOptions::default()
+    };
     let cpu0 = process_cpu_ns();
     let start = Instant::now();
     let totals = pool.install(|| {
@@ -134,7 +141,7 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
                     let c0 = thread_cpu_ns();
                     let outcome = validate_action(task, tier, &action)
                         .ok()
-                        .and_then(|v| simulate(task, &v, SimOptions::default()).ok());
+                        .and_then(|v| simulate(task, &v, opts).ok());
                     let dt = thread_cpu_ns().saturating_sub(c0);
                     t.calls += 1;
                     match outcome {
@@ -263,6 +270,157 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
         "wall {:.2} s, process CPU {:.2} s: {:.0} calls/s, {:.0} valid simulations/s wall-clock",
         r.wall_s, r.process_cpu_s, r.calls_per_wall_s, r.valid_sims_per_wall_s
     )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// One timed row of `bench --reference`.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowTiming {
+    status: i8,
+    cpu_ns: u64,
+    stepped: u32,
+    steps: u32,
+    final_hash: u64,
+}
+
+/// The figures of `bench --reference` (and its `--json` form).
+#[derive(Debug, Serialize)]
+struct ReferenceReport {
+    file: String,
+    mode: &'static str,
+    threads: usize,
+    calls: u64,
+    valid: u64,
+    solved: u64,
+    /// Sum of the calls' thread CPU seconds (validation included).
+    cpu_s: f64,
+    cpu_valid_s: f64,
+    ms_per_call: f64,
+    ms_per_valid_sim: f64,
+    /// Share of rows whose status equals the file's `status` column.
+    status_agreement: f64,
+    steps_computed_per_valid: f64,
+    steps_covered_per_valid: f64,
+    /// Microseconds of CPU per computed step (valid calls only).
+    us_per_computed_step: f64,
+    wall_s: f64,
+    /// XOR of the valid calls' final hashes (full runs; the same for any thread count).
+    hash_xor: u64,
+}
+
+/// `bench --reference FILE`: every row of an outcomes-A-format table, in order, each call's
+/// validation and simulation timed on the worker's thread CPU clock.
+fn run_reference(ctx: &Ctx, path: &std::path::Path, status_only: bool, json: bool) -> Result<()> {
+    use anyhow::Context as _;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read reference file {}", path.display()))?;
+    let rows = crate::parity::parse_reference(&text)?;
+    let set = ctx.task_set()?;
+    // Resolve every row before timing anything: a bad row is an error, not a skipped call.
+    let jobs = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let task = set
+                .lookup(&r.task_id)
+                .map_err(|e| anyhow::anyhow!("reference line {}: {e}", i + 2))?;
+            let tier = Tier::parse(&r.tier).with_context(|| {
+                format!("reference line {}: unknown tier {:?}", i + 2, r.tier)
+            })?;
+            Ok((task, tier, r.action.as_slice()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let pool = ctx.pool()?;
+    let threads = pool.current_num_threads();
+    let opts = SimOptions {
+        status_only,
+        ..SimOptions::default()
+    };
+    let start = Instant::now();
+    let timings: Vec<RowTiming> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(task, tier, action)| {
+                let c0 = thread_cpu_ns();
+                let outcome = validate_action(task, tier, action)
+                    .ok()
+                    .and_then(|v| simulate(task, &v, opts).ok());
+                let cpu_ns = thread_cpu_ns().saturating_sub(c0);
+                match outcome {
+                    None => RowTiming {
+                        cpu_ns,
+                        ..RowTiming::default()
+                    },
+                    Some(o) => RowTiming {
+                        status: if o.solved { 1 } else { -1 },
+                        cpu_ns,
+                        stepped: o.stepped,
+                        steps: o.steps,
+                        final_hash: o.final_hash,
+                    },
+                }
+            })
+            .collect()
+    });
+    let wall_s = start.elapsed().as_secs_f64();
+    let div = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    let valid: Vec<&RowTiming> = timings.iter().filter(|t| t.status != 0).collect();
+    let cpu_ns: u64 = timings.iter().map(|t| t.cpu_ns).sum();
+    let cpu_valid_ns: u64 = valid.iter().map(|t| t.cpu_ns).sum();
+    let stepped: u64 = valid.iter().map(|t| u64::from(t.stepped)).sum();
+    let covered: u64 = valid.iter().map(|t| u64::from(t.steps)).sum();
+    let agree = timings
+        .iter()
+        .zip(&rows)
+        .filter(|(t, r)| t.status == r.status)
+        .count();
+    let n = timings.len() as f64;
+    let r = ReferenceReport {
+        file: path.display().to_string(),
+        mode: if status_only { "status-only" } else { "full" },
+        threads,
+        calls: timings.len() as u64,
+        valid: valid.len() as u64,
+        solved: valid.iter().filter(|t| t.status == 1).count() as u64,
+        cpu_s: cpu_ns as f64 * 1e-9,
+        cpu_valid_s: cpu_valid_ns as f64 * 1e-9,
+        ms_per_call: div(cpu_ns as f64 * 1e-6, n),
+        ms_per_valid_sim: div(cpu_valid_ns as f64 * 1e-6, valid.len() as f64),
+        status_agreement: div(agree as f64, n),
+        steps_computed_per_valid: div(stepped as f64, valid.len() as f64),
+        steps_covered_per_valid: div(covered as f64, valid.len() as f64),
+        us_per_computed_step: div(cpu_valid_ns as f64 * 1e-3, stepped as f64),
+        wall_s,
+        hash_xor: valid.iter().fold(0, |h, t| h ^ t.final_hash),
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+    } else {
+        writeln!(
+            out,
+            "rephyre bench --reference {}: {} rows ({} valid, {} solved), {} run, {} thread{}",
+            r.file,
+            r.calls,
+            r.valid,
+            r.solved,
+            r.mode,
+            threads,
+            if threads == 1 { "" } else { "s" }
+        )?;
+        writeln!(out, "{:<36} {:>12.3}", "CPU s, all calls", r.cpu_s)?;
+        writeln!(out, "{:<36} {:>12.3}", "ms per call", r.ms_per_call)?;
+        writeln!(out, "{:<36} {:>12.3}", "ms per valid simulation", r.ms_per_valid_sim)?;
+        writeln!(out, "{:<36} {:>12.1}", "steps computed per valid run", r.steps_computed_per_valid)?;
+        writeln!(out, "{:<36} {:>12.2}", "µs per computed step", r.us_per_computed_step)?;
+        writeln!(
+            out,
+            "{:<36} {:>11.2}%",
+            "status agreement with the file",
+            100.0 * r.status_agreement
+        )?;
+        writeln!(out, "wall {:.2} s; final-hash xor {:016x}", r.wall_s, r.hash_xor)?;
+    }
     out.flush()?;
     Ok(())
 }
