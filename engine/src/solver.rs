@@ -156,11 +156,7 @@ impl IslandSolver {
             }
         }
 
-        for _ in 0..VELOCITY_ITERATIONS {
-            for cc in &mut self.constraints {
-                solve_velocity(&mut self.bodies, cc);
-            }
-        }
+        solve_velocities(&mut self.bodies, &mut self.constraints);
 
         // Store impulses for the next step's warm start.
         for cc in &self.constraints {
@@ -436,11 +432,7 @@ impl IslandSolver {
             );
             self.constraints.push(cc);
         }
-        for _ in 0..VELOCITY_ITERATIONS {
-            for cc in &mut self.constraints {
-                solve_velocity(&mut self.bodies, cc);
-            }
-        }
+        solve_velocities(&mut self.bodies, &mut self.constraints);
         let sb = &mut self.bodies[0];
         integrate(sb, h);
         write_back(sb, body);
@@ -472,6 +464,23 @@ fn integrate(sb: &mut SolverBody, h: Fixed) {
     }
     sb.c += sb.v.scale(h);
     sb.a += h * sb.w;
+}
+
+/// [`VELOCITY_ITERATIONS`] sweeps of sequential impulses over `constraints`, in order.
+///
+/// A sweep in which no accumulated impulse changes leaves every velocity as it was (a zero
+/// impulse changes nothing, exactly), so every later sweep would repeat it bit for bit: the
+/// remaining sweeps are skipped. The result is the same as running them all.
+fn solve_velocities(bodies: &mut [SolverBody], constraints: &mut [ContactConstraint]) {
+    for _ in 0..VELOCITY_ITERATIONS {
+        let mut changed = false;
+        for cc in constraints.iter_mut() {
+            changed |= solve_velocity(bodies, cc);
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// Whether a solver body can never move during this solve: zero inverse mass and inertia and
@@ -534,7 +543,8 @@ fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Ve
 }
 
 /// One velocity iteration of a contact constraint, dispatched on which of its bodies move.
-fn solve_velocity(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+/// Returns whether any accumulated impulse changed (if none did, no velocity changed either).
+fn solve_velocity(bodies: &mut [SolverBody], cc: &mut ContactConstraint) -> bool {
     match (cc.a_moves, cc.b_moves) {
         (true, true) => solve_velocity_m::<true, true>(bodies, cc),
         (false, true) => solve_velocity_m::<false, true>(bodies, cc),
@@ -548,9 +558,10 @@ fn solve_velocity(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
 fn solve_velocity_m<const MA: bool, const MB: bool>(
     bodies: &mut [SolverBody],
     cc: &mut ContactConstraint,
-) {
+) -> bool {
     let n = cc.normal;
     let t = n.cross_vs(Fixed::ONE);
+    let mut changed = false;
     // Friction first: non-penetration matters more, so it goes last.
     for j in 0..cc.count {
         let p = cc.points[j];
@@ -559,6 +570,7 @@ fn solve_velocity_m<const MA: bool, const MB: bool>(
         let max_f = cc.friction * p.normal_impulse;
         let new_impulse = (p.tangent_impulse + lambda).clamp(-max_f, max_f);
         let d = new_impulse - p.tangent_impulse;
+        changed |= d.raw() != 0;
         cc.points[j].tangent_impulse = new_impulse;
         apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, t.scale(d));
     }
@@ -570,18 +582,19 @@ fn solve_velocity_m<const MA: bool, const MB: bool>(
         let d = new_impulse - p.normal_impulse;
         cc.points[0].normal_impulse = new_impulse;
         apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, n.scale(d));
-        return;
+        return changed | (d.raw() != 0);
     }
-    solve_block::<MA, MB>(bodies, cc);
+    changed | solve_block::<MA, MB>(bodies, cc)
 }
 
 /// The 2-point normal constraint solved as a linear complementarity problem by enumerating
 /// its four cases (both active, only 1, only 2, none).
+/// Returns whether an accumulated impulse changed.
 #[inline(always)]
 fn solve_block<const MA: bool, const MB: bool>(
     bodies: &mut [SolverBody],
     cc: &mut ContactConstraint,
-) {
+) -> bool {
     let n = cc.normal;
     let (p1, p2) = (cc.points[0], cc.points[1]);
     let a1 = p1.normal_impulse;
@@ -626,5 +639,7 @@ fn solve_block<const MA: bool, const MB: bool>(
         apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p2.ra, p2.rb, n.scale(d2));
         cc.points[0].normal_impulse = x1;
         cc.points[1].normal_impulse = x2;
+        return d1.raw() != 0 || d2.raw() != 0;
     }
+    false
 }
