@@ -147,7 +147,7 @@ pub fn stability(task: &Task, tier: ActionTier, action: &[f64], sims: &mut u64) 
     };
     let mut solved = |v: &ValidAction| {
         *sims += 1;
-        simulate(task, v, SimOptions::default()).is_ok_and(|o| o.solved)
+        simulate(task, v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved)
     };
     if !solved(&v) {
         return Stability::NotSolved;
@@ -181,7 +181,7 @@ impl Oracle<'_> {
             return s;
         }
         self.sims += 1;
-        let s = simulate(self.task, v, SimOptions::default()).is_ok_and(|o| o.solved);
+        let s = simulate(self.task, v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved);
         self.cache.insert(key, s);
         s
     }

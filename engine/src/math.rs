@@ -288,14 +288,14 @@ const HALF_PI_Q62: i128 = 7_244_019_458_077_122_842;
 /// round(2^62 / n!) for the odd n = 3 … 11 (sine) and even n = 2 … 12 (cosine). The first
 /// omitted terms are below r^13/13! ≈ 7e-12 and r^14/14! ≈ 4e-13 on [−π/4, π/4], far under the
 /// final rounding to Q32.32 (1.2e-10).
-const SIN_COEFFS: [i128; 5] = [
+const SIN_COEFFS: [i64; 5] = [
     768_614_336_404_564_651,
     38_430_716_820_228_233,
     915_017_067_148_291,
     12_708_570_377_060,
     115_532_457_973,
 ];
-const COS_COEFFS: [i128; 6] = [
+const COS_COEFFS: [i64; 6] = [
     2_305_843_009_213_693_952,
     192_153_584_101_141_163,
     6_405_119_470_038_039,
@@ -304,41 +304,64 @@ const COS_COEFFS: [i128; 6] = [
     9_627_704_831,
 ];
 
+/// `round(a·b / 2^62)` for Q2.62 operands that fit in i64 (all of them here: |r| ≤ π/4 and
+/// every partial sum stays below 2 in magnitude), so the product is one 64×64→128 multiply.
 #[inline]
-fn q62_mul(a: i128, b: i128) -> i128 {
-    (a * b + (1i128 << (Q - 1))) >> Q
+fn q62_mul(a: i64, b: i64) -> i64 {
+    let p = (a as i128).wrapping_mul(b as i128);
+    (p.wrapping_add(1i128 << (Q - 1)) >> Q) as i64
 }
 
 /// Alternating series 1 − c0·r² + c1·r⁴ − … evaluated by Horner in Q2.62.
 #[inline]
-fn alternating_series(r2: i128, coeffs: &[i128]) -> i128 {
-    let mut acc: i128 = 0;
+fn alternating_series(r2: i64, coeffs: &[i64]) -> i64 {
+    let mut acc: i64 = 0;
     for (i, &c) in coeffs.iter().enumerate().rev() {
         let term = if i % 2 == 0 { -c } else { c };
         acc = q62_mul(acc + term, r2);
     }
     // acc = Σ ±c_i r^(2i+2); add the leading 1.
-    (1i128 << Q) + acc
+    (1i64 << Q) + acc
 }
 
 #[inline]
-fn q62_to_fixed(v: i128) -> Fixed {
+fn q62_to_fixed(v: i64) -> Fixed {
     let shift = Q - crate::fixed::FRAC_BITS;
-    Fixed::from_raw(((v + (1i128 << (shift - 1))) >> shift) as i64)
+    Fixed::from_raw((v + (1i64 << (shift - 1))) >> shift)
+}
+
+/// The nearest quadrant `k = ⌊(x + H/2) / H⌋` of `x = angle · 2^62` (H = π/2 in Q2.62) and the
+/// remainder `x − k·H ∈ [−H/2, H/2)`, exactly as the 128-bit division gives them: a 64-bit
+/// estimate of k is corrected by exact comparisons, so no 128-bit division is needed.
+#[inline]
+fn quadrant(angle: Fixed) -> (i64, i64) {
+    let x = (angle.raw() as i128) << (Q - crate::fixed::FRAC_BITS);
+    // H / 2^30 ≈ 6.7e9; the estimate is within one of the exact k.
+    const H_HI: i64 = (HALF_PI_Q62 >> (Q - crate::fixed::FRAC_BITS)) as i64;
+    let mut k = angle.raw().div_euclid(H_HI);
+    // |k| < 2^34 and |x| < 2^94: these products and differences cannot overflow i128.
+    let mut r = x.wrapping_sub((k as i128).wrapping_mul(HALF_PI_Q62));
+    let half = HALF_PI_Q62 / 2;
+    while r < -half {
+        k -= 1;
+        r += HALF_PI_Q62;
+    }
+    while r >= half {
+        k += 1;
+        r -= HALF_PI_Q62;
+    }
+    (k, r as i64)
 }
 
 /// Sine and cosine of `angle` (radians). Deterministic on every platform; maximum error
 /// against the exact values ≈ 1.2e-10 (one rounding to Q32.32) for any representable angle.
 pub fn sin_cos(angle: Fixed) -> (Fixed, Fixed) {
-    // angle in Q.62 (fits: |angle| < 2^31 → < 2^93).
-    let x = (angle.raw() as i128) << (Q - crate::fixed::FRAC_BITS);
-    // Nearest quadrant k and remainder r ∈ [−π/4, π/4].
-    let k = (x + HALF_PI_Q62 / 2).div_euclid(HALF_PI_Q62);
-    let r = x - k * HALF_PI_Q62;
+    // Nearest quadrant k and remainder r ∈ [−π/4, π/4] in Q2.62.
+    let (k, r) = quadrant(angle);
     let r2 = q62_mul(r, r);
     let sin_r = q62_mul(r, alternating_series(r2, &SIN_COEFFS[..]));
     let cos_r = alternating_series(r2, &COS_COEFFS[..]);
-    let (s, c) = match k.rem_euclid(4) {
+    let (s, c) = match k & 3 {
         0 => (sin_r, cos_r),
         1 => (cos_r, -sin_r),
         2 => (-sin_r, -cos_r),
@@ -362,6 +385,66 @@ pub fn length_of_squared(sq: u128) -> Fixed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first implementation of [`sin_cos`] (all in i128, quadrant by 128-bit division),
+    /// kept as the reference the faster one must equal bit for bit.
+    fn sin_cos_i128(angle: Fixed) -> (Fixed, Fixed) {
+        let mul = |a: i128, b: i128| (a * b + (1i128 << (Q - 1))) >> Q;
+        let series = |r2: i128, coeffs: &[i64]| {
+            let mut acc: i128 = 0;
+            for (i, &c) in coeffs.iter().enumerate().rev() {
+                let term = if i % 2 == 0 { -(c as i128) } else { c as i128 };
+                acc = mul(acc + term, r2);
+            }
+            (1i128 << Q) + acc
+        };
+        let to_fixed = |v: i128| {
+            let shift = Q - crate::fixed::FRAC_BITS;
+            Fixed::from_raw(((v + (1i128 << (shift - 1))) >> shift) as i64)
+        };
+        let x = (angle.raw() as i128) << (Q - crate::fixed::FRAC_BITS);
+        let k = (x + HALF_PI_Q62 / 2).div_euclid(HALF_PI_Q62);
+        let r = x - k * HALF_PI_Q62;
+        let r2 = mul(r, r);
+        let sin_r = mul(r, series(r2, &SIN_COEFFS[..]));
+        let cos_r = series(r2, &COS_COEFFS[..]);
+        let (s, c) = match k.rem_euclid(4) {
+            0 => (sin_r, cos_r),
+            1 => (cos_r, -sin_r),
+            2 => (-sin_r, -cos_r),
+            _ => (-cos_r, sin_r),
+        };
+        (to_fixed(s), to_fixed(c))
+    }
+
+    #[test]
+    fn sin_cos_equals_the_i128_reference_bit_for_bit() {
+        let mut check = |a: Fixed| assert_eq!(sin_cos(a), sin_cos_i128(a), "angle raw {}", a.raw());
+        for raw in [0, 1, -1, i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1] {
+            check(Fixed::from_raw(raw));
+        }
+        // The quadrant boundaries x = (2k + 1)·H/2 (and their neighbours) for the first and
+        // the thousand around k = 2^32, where the nearest-quadrant choice flips.
+        let h = HALF_PI_Q62 / 2;
+        for k in (-1000i128..1000).chain((1i128 << 32) - 1000..(1i128 << 32) + 1000) {
+            for sign in [1i128, -1] {
+                let edge = (sign * (2 * k + 1) * h) >> (Q - crate::fixed::FRAC_BITS);
+                for d in -2..=2 {
+                    let raw = (edge + d).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+                    check(Fixed::from_raw(raw));
+                }
+            }
+        }
+        // A deterministic scatter over the whole range and over ±100 rad.
+        let mut z = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            check(Fixed::from_raw(z as i64));
+            check(Fixed::from_raw((z as i64) % (100i64 << 32)));
+        }
+    }
 
     #[allow(clippy::float_arithmetic)]
     #[test]

@@ -742,7 +742,7 @@ fn status_of_validated(
     match validated {
         Err(_) => 0,
         Ok(valid) => {
-            match tasks::outcome::simulate(task, valid, tasks::outcome::SimOptions::default()) {
+            match tasks::outcome::simulate(task, valid, tasks::SimOptions::STATUS_ONLY) {
                 Ok(o) if o.solved => 1,
                 Ok(_) => -1,
                 // A world that cannot be built is reported as invalid (never seen for PHYRE tasks).
@@ -854,7 +854,7 @@ impl crate::runner::TaskJob for ParityJob<'_> {
                 })
                 .collect();
             if !self.rows_of[t].is_empty() {
-                s.scene_solved = tasks::simulate_scene(task, tasks::SimOptions::default())
+                s.scene_solved = tasks::simulate_scene(task, tasks::SimOptions::STATUS_ONLY)
                     .is_ok_and(|o| o.solved);
             }
             s.started = true;

@@ -11,11 +11,7 @@ use tasks::{sample_action, simulate, validate_action, Outcome, SimOptions, Task,
 
 const WITNESSES: &str = include_str!("../data/witnesses.csv");
 
-const STATUS_ONLY: SimOptions = SimOptions {
-    chain_hashes: false,
-    no_early_exit: false,
-    status_only: true,
-};
+const STATUS_ONLY: SimOptions = SimOptions::STATUS_ONLY;
 
 /// What the two runs of one action showed.
 #[derive(Default, Clone, Copy)]

@@ -25,6 +25,16 @@ pub struct SimOptions {
     pub status_only: bool,
 }
 
+impl SimOptions {
+    /// The options of every job that needs only solved / not solved (and the solved step):
+    /// solvability, diversity, random-curve, parity, the agents' outcome tables, witnesses.
+    pub const STATUS_ONLY: SimOptions = SimOptions {
+        chain_hashes: false,
+        no_early_exit: false,
+        status_only: true,
+    };
+}
+
 /// Build the world for `action` and run it; `observer(step, world)` sees the world after every
 /// step (1-based), e.g. to record frames.
 pub fn simulate_observed(

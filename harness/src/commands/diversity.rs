@@ -83,7 +83,7 @@ impl TaskJob for Job<'_> {
             for task in tasks {
                 if let Ok(v) = validate_action(task, self.tier, &a) {
                     s.sims += 1;
-                    if simulate(task, &v, SimOptions::default()).is_ok_and(|o| o.solved) {
+                    if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
                         solved += 1;
                     }
                 }

@@ -63,7 +63,7 @@ impl TaskJob for Job<'_> {
             };
             tried += 1;
             s.sims += 1;
-            if simulate(task, &v, SimOptions::default()).is_ok_and(|o| o.solved) {
+            if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
                 solved = Some(tried);
                 break;
             }
