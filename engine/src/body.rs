@@ -69,6 +69,9 @@ pub struct Body {
     pub(crate) xf: Transform,
     /// Centre of mass and angle: the integrated state.
     pub(crate) sweep: Sweep,
+    /// `Rot::from_angle(sweep.a0)`, kept with `a0` wherever it changes, so that the
+    /// start-of-step transform (broad phase, continuous collision) needs no sin/cos.
+    pub(crate) q0: Rot,
     pub(crate) v: Vec2,
     pub(crate) w: Fixed,
     pub(crate) mass: Fixed,
@@ -149,6 +152,7 @@ impl Body {
                 a0: def.angle,
                 a: def.angle,
             },
+            q0: xf.q,
             v: if def.kind == BodyKind::Dynamic {
                 def.linear_velocity
             } else {
@@ -253,8 +257,19 @@ impl Body {
         self.awake
     }
 
+    /// The transform at the sweep's start (`c0`, `a0`).
+    #[inline]
+    pub(crate) fn start_transform(&self) -> Transform {
+        debug_assert_eq!(self.q0, Rot::from_angle(self.sweep.a0));
+        Transform {
+            p: self.sweep.c0 - self.q0.apply(self.sweep.local_center),
+            q: self.q0,
+        }
+    }
+
     /// Recompute the origin transform from the sweep's current centre and angle.
     #[inline]
+
     pub(crate) fn synchronize_transform(&mut self) {
         let q = Rot::from_angle(self.sweep.a);
         self.xf = Transform {
@@ -269,12 +284,7 @@ impl Body {
     /// Box2D's `SynchronizeFixtures`: after a body moved from its sweep start (`c0`, `a0`) to
     /// its current pose, re-fatten the broad-phase box of every part that left its fat box.
     pub(crate) fn synchronize_fat_boxes(&mut self) {
-        let start = Sweep {
-            c: self.sweep.c0,
-            a: self.sweep.a0,
-            ..self.sweep
-        }
-        .transform_at(Fixed::ZERO);
+        let start = self.start_transform();
         let d = (self.xf.p - start.p).scale(Fixed::from_int(AABB_MULTIPLIER as i32));
         for ((fat, part), now) in self.fat.iter_mut().zip(&self.parts).zip(&self.aabbs) {
             let swept = part.aabb(&start).union(now);

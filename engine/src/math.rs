@@ -265,9 +265,17 @@ pub struct Sweep {
 impl Sweep {
     /// The body transform at fraction `t` ∈ [0, 1] of the step (linear interpolation).
     pub fn transform_at(&self, t: Fixed) -> Transform {
+        self.transform_at_from(t, Rot::from_angle(self.a0))
+    }
+
+    /// [`Sweep::transform_at`] given `q0`, the rotation of `a0` (`Rot::from_angle(a0)`):
+    /// where the interpolated angle is `a0` (at t = 0, or when the sweep does not turn) it is
+    /// used instead of evaluating sin/cos again. Same bits as `transform_at`.
+    #[inline]
+    pub fn transform_at_from(&self, t: Fixed, q0: Rot) -> Transform {
         let c = self.c0 + (self.c - self.c0).scale(t);
         let a = self.a0 + (self.a - self.a0) * t;
-        let q = Rot::from_angle(a);
+        let q = if a == self.a0 { q0 } else { Rot::from_angle(a) };
         Transform {
             p: c - q.apply(self.local_center),
             q,

@@ -96,6 +96,9 @@ impl IslandSolver {
             let b = &mut bodies[bi];
             b.sweep.c0 = b.sweep.c;
             b.sweep.a0 = b.sweep.a;
+            // The transform is always kept at the current angle.
+            debug_assert_eq!(b.xf.q, Rot::from_angle(b.sweep.a));
+            b.q0 = b.xf.q;
             let mut v = b.v;
             let mut w = b.w;
             if b.is_dynamic() {
@@ -354,7 +357,7 @@ impl IslandSolver {
             inv_mass: body.inv_mass,
             inv_inertia: body.inv_inertia,
             local_center: body.sweep.local_center,
-            q: Rot::from_angle(body.sweep.a0),
+            q: body.q0,
             q_angle: body.sweep.a0,
         };
         for _ in 0..POSITION_ITERATIONS {
@@ -393,6 +396,7 @@ impl IslandSolver {
         }
         body.sweep.c0 = sb.c;
         body.sweep.a0 = sb.a;
+        body.q0 = sb.transform().q;
         // Velocities: the body (index 0) against a motionless, massless stand-in for the static
         // bodies (index 1); static bodies take no impulse, so one stand-in serves every hit.
         self.bodies.clear();

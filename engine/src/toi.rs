@@ -17,7 +17,7 @@
 
 use crate::collide::{max_face_separation, WorldPolygon};
 use crate::fixed::Fixed;
-use crate::math::{length_of_squared, Sweep, Transform, Vec2};
+use crate::math::{length_of_squared, Rot, Sweep, Transform, Vec2};
 use crate::settings::LINEAR_SLOP;
 use crate::shape::{Shape, MAX_POLYGON_VERTICES};
 
@@ -49,13 +49,34 @@ pub fn time_of_impact(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    advance(moving, sweep, fixed, xf_fixed, target).0
+    advance(
+        moving,
+        sweep,
+        Rot::from_angle(sweep.a0),
+        fixed,
+        xf_fixed,
+        target,
+    )
+    .0
+}
+
+/// [`time_of_impact`] given `q0 = Rot::from_angle(sweep.a0)`, which the caller keeps.
+pub(crate) fn time_of_impact_from(
+    moving: &Shape,
+    sweep: &Sweep,
+    q0: Rot,
+    fixed: &Shape,
+    xf_fixed: &Transform,
+    target: Fixed,
+) -> Option<Fixed> {
+    advance(moving, sweep, q0, fixed, xf_fixed, target).0
 }
 
 /// Conservative advancement; also returns the number of steps taken (for tests).
 fn advance(
     moving: &Shape,
     sweep: &Sweep,
+    q0: Rot,
     fixed: &Shape,
     xf_fixed: &Transform,
     target: Fixed,
@@ -65,7 +86,7 @@ fn advance(
     let angular = (sweep.a - sweep.a0).abs() * extent;
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
-        let xf = sweep.transform_at(t);
+        let xf = sweep.transform_at_from(t, q0);
         let (n, gap) = separating_axis(moving, &xf, fixed, xf_fixed);
         if gap < target + TOI_TOLERANCE {
             return (if iter == 0 { None } else { Some(t) }, iter);
@@ -492,7 +513,7 @@ mod tests {
         let post = bx(0.05, 0.05);
         let xp = xf(0.5, 0.7, 0.0);
         let target = fx(-3.0 * SLOP);
-        let (toi, iters) = advance(&bar, &s, &post, &xp, target);
+        let (toi, iters) = advance(&bar, &s, Rot::from_angle(s.a0), &post, &xp, target);
         let t = toi.expect("the bar sweeps over the post");
         assert!(iters < MAX_TOI_ITERATIONS);
         let d = f64geom::signed_distance(&bar, &s.transform_at(t), &post, &xp);
@@ -535,7 +556,14 @@ mod tests {
                 0.0,
                 rnd(-1.5, 1.5),
             );
-            let (toi, iters) = advance(&m, &s, &bar, &xbar, box2d_target(&m, &bar));
+            let (toi, iters) = advance(
+                &m,
+                &s,
+                Rot::from_angle(s.a0),
+                &bar,
+                &xbar,
+                box2d_target(&m, &bar),
+            );
             hits += usize::from(toi.is_some());
             capped += usize::from(iters == MAX_TOI_ITERATIONS);
             total_iters += iters;

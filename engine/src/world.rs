@@ -19,7 +19,7 @@ use crate::math::Vec2;
 use crate::settings::*;
 use crate::shape::{Aabb, Shape};
 use crate::solver::IslandSolver;
-use crate::toi::time_of_impact;
+use crate::toi::time_of_impact_from;
 
 /// Most convex parts in one body.
 pub const MAX_PARTS: usize = 16;
@@ -547,12 +547,8 @@ impl World {
                     break;
                 }
                 let sweep = b.sweep;
-                let start = crate::math::Sweep {
-                    c: sweep.c0,
-                    a: sweep.a0,
-                    ..sweep
-                }
-                .transform_at(Fixed::ZERO);
+                let q0 = b.q0;
+                let start = b.start_transform();
                 let mut first: Option<(Fixed, usize, usize, usize)> = None;
                 for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
                     let swept: Aabb = part.aabb(&start).union(now);
@@ -564,7 +560,9 @@ impl World {
                             if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
                                 continue;
                             }
-                            if let Some(t) = time_of_impact(part, &sweep, sp, &s.xf, target) {
+                            if let Some(t) =
+                                time_of_impact_from(part, &sweep, q0, sp, &s.xf, target)
+                            {
                                 if first.is_none_or(|(ft, ..)| t < ft) {
                                     first = Some((t, k, si, pi));
                                 }
@@ -577,15 +575,14 @@ impl World {
                 };
                 // Advance the sweep's start to the time of impact.
                 let b = &mut self.bodies[bi];
-                let backup = b.sweep;
+                let backup = (b.sweep, b.q0);
                 b.sweep.c0 = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(t);
-                b.sweep.a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
-                let at_toi = crate::math::Sweep {
-                    c: b.sweep.c0,
-                    a: b.sweep.a0,
-                    ..b.sweep
+                let a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
+                if a0 != b.sweep.a0 {
+                    b.q0 = crate::math::Rot::from_angle(a0);
                 }
-                .transform_at(Fixed::ZERO);
+                b.sweep.a0 = a0;
+                let at_toi = b.start_transform();
                 let alpha = alpha0 + (Fixed::ONE - alpha0) * t;
                 // Manifolds with every static part the body touches at the time of impact.
                 let mut hits: Vec<ToiContact> = Vec::new();
@@ -598,7 +595,7 @@ impl World {
                 };
                 if !toi_touching {
                     // Not really touching (Box2D disables the contact for the rest of the step).
-                    self.bodies[bi].sweep = backup;
+                    (self.bodies[bi].sweep, self.bodies[bi].q0) = backup;
                     skipped.push((si, pi));
                     continue;
                 }

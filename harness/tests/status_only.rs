@@ -47,9 +47,15 @@ fn compare(task: &Task, action: &[f64]) -> Tally {
     let fast: Outcome = simulate(task, &valid, STATUS_ONLY).expect("world builds");
     let what = format!("{} {:?}", task.id(), action);
     assert_eq!(fast.solved, full.solved, "status differs: {what}");
-    assert_eq!(fast.solved_step, full.solved_step, "solved step differs: {what}");
+    assert_eq!(
+        fast.solved_step, full.solved_step,
+        "solved step differs: {what}"
+    );
     assert_eq!(fast.steps, full.steps, "steps covered differ: {what}");
-    assert!(fast.stepped <= full.stepped, "status-only stepped more: {what}");
+    assert!(
+        fast.stepped <= full.stepped,
+        "status-only stepped more: {what}"
+    );
     let shorter = fast.stepped < full.stepped;
     Tally {
         runs: 1,
@@ -105,7 +111,12 @@ fn status_only_keeps_status_and_solved_step_on_solving_actions() {
         .filter(|r| r.found)
         .map(|r| compare(set.lookup(&r.task_id).expect("known task"), &r.action))
         .reduce(Tally::default, Tally::add);
-    assert!(t.runs >= 990 && t.solved == t.runs, "{} runs, {} solved", t.runs, t.solved);
+    assert!(
+        t.runs >= 990 && t.solved == t.runs,
+        "{} runs, {} solved",
+        t.runs,
+        t.solved
+    );
     // Many solved runs came to rest while the goal held: status-only decided those at rest,
     // before the hold completed.
     assert!(

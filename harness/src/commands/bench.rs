@@ -325,9 +325,8 @@ fn run_reference(ctx: &Ctx, path: &std::path::Path, status_only: bool, json: boo
             let task = set
                 .lookup(&r.task_id)
                 .map_err(|e| anyhow::anyhow!("reference line {}: {e}", i + 2))?;
-            let tier = Tier::parse(&r.tier).with_context(|| {
-                format!("reference line {}: unknown tier {:?}", i + 2, r.tier)
-            })?;
+            let tier = Tier::parse(&r.tier)
+                .with_context(|| format!("reference line {}: unknown tier {:?}", i + 2, r.tier))?;
             Ok((task, tier, r.action.as_slice()))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -410,16 +409,32 @@ fn run_reference(ctx: &Ctx, path: &std::path::Path, status_only: bool, json: boo
         )?;
         writeln!(out, "{:<36} {:>12.3}", "CPU s, all calls", r.cpu_s)?;
         writeln!(out, "{:<36} {:>12.3}", "ms per call", r.ms_per_call)?;
-        writeln!(out, "{:<36} {:>12.3}", "ms per valid simulation", r.ms_per_valid_sim)?;
-        writeln!(out, "{:<36} {:>12.1}", "steps computed per valid run", r.steps_computed_per_valid)?;
-        writeln!(out, "{:<36} {:>12.2}", "µs per computed step", r.us_per_computed_step)?;
+        writeln!(
+            out,
+            "{:<36} {:>12.3}",
+            "ms per valid simulation", r.ms_per_valid_sim
+        )?;
+        writeln!(
+            out,
+            "{:<36} {:>12.1}",
+            "steps computed per valid run", r.steps_computed_per_valid
+        )?;
+        writeln!(
+            out,
+            "{:<36} {:>12.2}",
+            "µs per computed step", r.us_per_computed_step
+        )?;
         writeln!(
             out,
             "{:<36} {:>11.2}%",
             "status agreement with the file",
             100.0 * r.status_agreement
         )?;
-        writeln!(out, "wall {:.2} s; final-hash xor {:016x}", r.wall_s, r.hash_xor)?;
+        writeln!(
+            out,
+            "wall {:.2} s; final-hash xor {:016x}",
+            r.wall_s, r.hash_xor
+        )?;
     }
     out.flush()?;
     Ok(())
