@@ -29,4 +29,4 @@ pub use fixed::Fixed;
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
-pub use world::{ContactInfo, StepTrace, World, WorldError};
+pub use world::{ContactInfo, StepPhase, StepTrace, World, WorldError};

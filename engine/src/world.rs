@@ -38,6 +38,39 @@ pub(crate) struct ToiContact {
     pub restitution: Fixed,
 }
 
+/// The stages of a step, in order (see [`World::step_with_phases`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StepPhase {
+    /// Candidate pairs from the fat boxes (sort and sweep).
+    BroadPhase,
+    /// Contacts created, updated and matched for warm starting.
+    NarrowPhase,
+    /// Islands found, solved (velocities, integration, positions) and put to sleep.
+    Islands,
+    /// Continuous collision of moving bodies against static ones.
+    Continuous,
+}
+
+impl StepPhase {
+    /// Every stage, in step order.
+    pub const ALL: [StepPhase; 4] = [
+        StepPhase::BroadPhase,
+        StepPhase::NarrowPhase,
+        StepPhase::Islands,
+        StepPhase::Continuous,
+    ];
+
+    /// A short lowercase name (benchmark ids).
+    pub fn name(self) -> &'static str {
+        match self {
+            StepPhase::BroadPhase => "broad_phase",
+            StepPhase::NarrowPhase => "narrow_phase",
+            StepPhase::Islands => "islands",
+            StepPhase::Continuous => "continuous",
+        }
+    }
+}
+
 /// Most bodies in one world.
 pub const MAX_BODIES: usize = 4096;
 /// Largest |coordinate| of a body position (m). With at most 2 m of travel per step a body
@@ -305,24 +338,36 @@ impl World {
 
     /// Advance the world by one step of [`DT`].
     pub fn step(&mut self) {
-        self.step_inner(None);
+        self.step_inner(None, |_| {});
+    }
+
+    /// [`World::step`], calling `phase_done` as each stage of the step ends (for profiling
+    /// and the per-phase benchmarks; the step itself is the same).
+    pub fn step_with_phases(&mut self, phase_done: impl FnMut(StepPhase)) {
+        self.step_inner(None, phase_done);
     }
 
     /// [`World::step`], also returning a hash of the state after each phase, to bisect a
     /// divergence between two builds or platforms.
     pub fn step_traced(&mut self) -> StepTrace {
         let mut t = StepTrace::default();
-        self.step_inner(Some(&mut t));
+        self.step_inner(Some(&mut t), |_| {});
         t
     }
 
-    fn step_inner(&mut self, mut trace: Option<&mut StepTrace>) {
+    fn step_inner(
+        &mut self,
+        mut trace: Option<&mut StepTrace>,
+        mut phase_done: impl FnMut(StepPhase),
+    ) {
         find_pairs(
             &self.bodies,
             &mut self.scratch.proxies,
             &mut self.scratch.pairs,
         );
+        phase_done(StepPhase::BroadPhase);
         self.narrow_phase();
+        phase_done(StepPhase::NarrowPhase);
         if let Some(t) = trace.as_deref_mut() {
             let mut pairs = StateHasher::new();
             for k in &self.scratch.pairs {
@@ -345,6 +390,7 @@ impl World {
             t.narrow_phase = m.finish();
         }
         self.solve_islands();
+        phase_done(StepPhase::Islands);
         if let Some(t) = trace.as_deref_mut() {
             let (mut v, mut p, mut s, mut imp) = (
                 StateHasher::new(),
@@ -371,6 +417,7 @@ impl World {
             t.sleep = s.finish();
         }
         self.continuous_collision();
+        phase_done(StepPhase::Continuous);
         if let Some(t) = trace {
             let mut p = StateHasher::new();
             for b in &self.bodies {
