@@ -81,13 +81,40 @@ fn advance(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> (Option<Fixed>, usize) {
+    advance_impl(moving, sweep, q0, fixed, xf_fixed, target, true)
+}
+
+/// [`advance`]; `stop_early: false` runs the t = 0 search in full (the test's reference).
+fn advance_impl(
+    moving: &Shape,
+    sweep: &Sweep,
+    q0: Rot,
+    fixed: &Shape,
+    xf_fixed: &Transform,
+    target: Fixed,
+    stop_early: bool,
+) -> (Option<Fixed>, usize) {
     let extent = (moving.extent_from(sweep.local_center) - moving.radius()).max(Fixed::ZERO);
     let dc = sweep.c - sweep.c0;
     let angular = (sweep.a - sweep.a0).abs() * extent;
+    // At t = 0 the answer is `None` unless gap − target < rate. Every rate is below
+    // `rate_bound` (the axis is a unit vector up to a few ulps), so once a candidate axis of
+    // the search shows gap − target ≥ rate_bound (the best gap is at least that candidate's),
+    // the answer is `None` whatever the rest of the search finds: it stops there.
+    let manhattan = dc.x.abs() + dc.y.abs();
+    let rate_bound =
+        manhattan + Fixed::from_raw(manhattan.raw() >> 26) + angular + Fixed::from_raw(64);
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
         let xf = sweep.transform_at_from(t, q0);
-        let (n, gap) = separating_axis(moving, &xf, fixed, xf_fixed);
+        let enough = if iter == 0 && stop_early {
+            target + rate_bound
+        } else {
+            Fixed::MAX
+        };
+        let Some((n, gap)) = separating_axis_until(moving, &xf, fixed, xf_fixed, enough) else {
+            return (None, iter);
+        };
         if gap < target + TOI_TOLERANCE {
             return (if iter == 0 { None } else { Some(t) }, iter);
         }
@@ -109,6 +136,11 @@ fn advance(
 /// cores are separated or, for polygons, overlapping.
 pub fn separation_lower_bound(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Fixed {
     separating_axis(a, xf_a, b, xf_b).1
+}
+
+/// The best axis found (unit, from A to B) and the projected gap along it, radii included.
+fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> (Vec2, Fixed) {
+    separating_axis_until(a, xf_a, b, xf_b, Fixed::MAX).expect("never stops early at MAX")
 }
 
 /// A shape's core in world space: a single point (circle centre) or a polygon.
@@ -236,8 +268,16 @@ fn closest_on_segment(v1: Vec2, v2: Vec2, x: Vec2) -> Vec2 {
     v1 + Vec2::new(e.x.mul_div(num, den), e.y.mul_div(num, den))
 }
 
-/// The best axis found (unit, from A to B) and the projected gap along it, radii included.
-fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> (Vec2, Fixed) {
+/// [`separating_axis`], except that it returns `None` as soon as a candidate axis shows a gap
+/// of at least `enough` (the best gap is then at least `enough` too), before the costlier
+/// closest-point axis. Otherwise the same axis and gap, bit for bit.
+fn separating_axis_until(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    enough: Fixed,
+) -> Option<(Vec2, Fixed)> {
     let ca = Core::new(a, xf_a);
     let cb = Core::new(b, xf_b);
     let radii = a.radius() + b.radius();
@@ -275,6 +315,9 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
         }
     }
 
+    if best >= enough {
+        return None;
+    }
     // Direction between the closest points of the cores (vertex against feature, both ways).
     if !cores_overlap {
         let mut pair = (Vec2::ZERO, Vec2::ZERO);
@@ -295,7 +338,7 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
             consider(n, &mut best_n, &mut best);
         }
     }
-    (best_n, best)
+    Some((best_n, best))
 }
 
 #[cfg(test)]
@@ -619,6 +662,30 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1500))]
+
+        /// The t = 0 search that stops once the answer must be `None` gives the same answer
+        /// as the full search: random shapes resting on, near, or sweeping past a fixed shape,
+        /// with displacements from micrometres to metres.
+        #[test]
+        fn stopping_the_first_search_early_changes_no_answer(
+            m in arb_shape(), f in arb_shape(),
+            c0 in (-3.0f64..3.0, -3.0f64..3.0), scale in 0usize..4,
+            dc in (-1.0f64..1.0, -1.0f64..1.0), a0 in -3.0f64..3.0, da in -1.0f64..1.0,
+            lc in (-0.5f64..0.5, -0.5f64..0.5), fxf in (-1.0f64..1.0, -1.0f64..1.0, -3.0f64..3.0),
+        ) {
+            let k = [1e-5, 1e-3, 0.05, 2.0][scale];
+            let s = sweep(v(lc.0, lc.1), c0, (c0.0 + k * dc.0, c0.1 + k * dc.1), a0, a0 + k * da);
+            let xfix = xf(fxf.0, fxf.1, fxf.2);
+            let q0 = Rot::from_angle(s.a0);
+            for target in [box2d_target(&m, &f), fx(-0.5), fx(0.2)] {
+                let fast = advance_impl(&m, &s, q0, &f, &xfix, target, true);
+                let full = advance_impl(&m, &s, q0, &f, &xfix, target, false);
+                prop_assert_eq!(fast.0, full.0);
+                if fast.0.is_some() {
+                    prop_assert_eq!(fast.1, full.1);
+                }
+            }
+        }
 
         #[test]
         fn lower_bound_never_exceeds_true_distance(a in arb_shape(), b in arb_shape(),
