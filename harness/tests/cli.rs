@@ -923,6 +923,64 @@ fn random_curve_is_monotone_and_plotted() {
 }
 
 #[test]
+fn bench_reference_runs_every_row_and_compares_statuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // The first 60 rows of the original's timing pairs (two-ball tier: half are invalid).
+    let all = include_str!("../data/phyre-0.2.2/speed/pairs-two_balls.csv");
+    let rows: String = all.lines().take(61).map(|l| format!("{l}\n")).collect();
+    let file = dir.join("pairs.csv");
+    std::fs::write(&file, rows).unwrap();
+    let json = |threads: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--threads",
+            threads,
+            "bench",
+            "--reference",
+            s(&file),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    let full = json("1", &[]);
+    assert_eq!(full["calls"], 60);
+    assert_eq!(full["mode"], "full");
+    let valid = full["valid"].as_u64().unwrap();
+    assert!((20..60).contains(&valid), "{valid} valid of 60");
+    // The original's statuses (99.97 % agreement on all 3,000 rows).
+    assert!(full["status_agreement"].as_f64().unwrap() >= 59.0 / 60.0);
+    assert!(full["cpu_s"].as_f64().unwrap() > 0.0);
+    let steps = full["steps_computed_per_valid"].as_f64().unwrap();
+    assert!(steps > 0.0 && steps <= 1000.0);
+    // Rows in order on any thread count: the same statuses and final states.
+    let two = json("2", &[]);
+    assert_eq!(two["hash_xor"], full["hash_xor"]);
+    assert_eq!(two["status_agreement"], full["status_agreement"]);
+    // The status-only path: same statuses, fewer steps.
+    let fast = json("1", &["--status-only"]);
+    assert_eq!(fast["mode"], "status-only");
+    assert_eq!(fast["status_agreement"], full["status_agreement"]);
+    assert_eq!(fast["solved"], full["solved"]);
+    assert!(fast["steps_computed_per_valid"].as_f64().unwrap() < steps);
+    // Bad input: one-line errors.
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "task_id,tier,kind,index,action,status\n99999:000,ball,random,0,0.5 0.5 0.5,-1\n",
+    )
+    .unwrap();
+    assert!(fails(&["bench", "--reference", s(&bad)]).contains("line 2"));
+    std::fs::write(
+        &bad,
+        "task_id,tier,kind,index,action,status\n00000:000,three,random,0,0.5 0.5 0.5,-1\n",
+    )
+    .unwrap();
+    assert!(fails(&["bench", "--reference", s(&bad)]).contains("unknown tier"));
+    assert!(fails(&["bench", "--reference", s(&dir.join("missing.csv"))]).contains("cannot read"));
+}
+
+#[test]
 fn bench_counts_its_work() {
     let out = ok(&[
         "--threads",
