@@ -88,6 +88,8 @@ pub struct Body {
     /// (as contacts, touching or not) while their fat boxes overlap, as in Box2D, which is what
     /// gives contacts the creation order the island solver follows.
     pub(crate) fat: Vec<Aabb>,
+    /// A fat box was replaced since the broad phase last ran (its pairs may have changed).
+    pub(crate) fat_changed: bool,
 }
 
 /// Margin of the broad phase's fat boxes (Box2D's `b2_aabbMargin`, m).
@@ -175,6 +177,7 @@ impl Body {
                 .iter()
                 .map(|p| grow(p.aabb(&xf), AABB_MARGIN))
                 .collect(),
+            fat_changed: true,
         }
     }
 
@@ -307,6 +310,7 @@ impl Body {
                 b.upper.y += d.y;
             }
             *fat = b;
+            self.fat_changed = true;
         }
     }
 }

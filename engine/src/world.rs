@@ -149,7 +149,8 @@ pub struct World {
     /// Sequence number of the last contact created.
     next_contact_seq: u64,
     steps: u32,
-    // Scratch buffers (their contents never influence results across steps).
+    // Scratch buffers: their contents never influence results across steps, except the
+    // broad phase's pairs, kept while no fat box changes (they are a function of the boxes).
     scratch: Scratch,
 }
 
@@ -360,11 +361,18 @@ impl World {
         mut trace: Option<&mut StepTrace>,
         mut phase_done: impl FnMut(StepPhase),
     ) {
-        find_pairs(
-            &self.bodies,
-            &mut self.scratch.proxies,
-            &mut self.scratch.pairs,
-        );
+        // The candidate pairs are a function of the fat boxes alone, which are replaced only
+        // when a part leaves its box: while none was, last step's pairs are this step's.
+        if self.bodies.iter().any(|b| b.fat_changed) {
+            find_pairs(
+                &self.bodies,
+                &mut self.scratch.proxies,
+                &mut self.scratch.pairs,
+            );
+            for b in &mut self.bodies {
+                b.fat_changed = false;
+            }
+        }
         phase_done(StepPhase::BroadPhase);
         self.narrow_phase();
         phase_done(StepPhase::NarrowPhase);
