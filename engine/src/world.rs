@@ -363,7 +363,8 @@ impl World {
     ) {
         // The candidate pairs are a function of the fat boxes alone, which are replaced only
         // when a part leaves its box: while none was, last step's pairs are this step's.
-        if self.bodies.iter().any(|b| b.fat_changed) {
+        let pairs_changed = self.bodies.iter().any(|b| b.fat_changed);
+        if pairs_changed {
             find_pairs(
                 &self.bodies,
                 &mut self.scratch.proxies,
@@ -374,7 +375,11 @@ impl World {
             }
         }
         phase_done(StepPhase::BroadPhase);
-        self.narrow_phase();
+        if pairs_changed {
+            self.narrow_phase();
+        } else {
+            self.update_contacts_in_place();
+        }
         phase_done(StepPhase::NarrowPhase);
         if let Some(t) = trace.as_deref_mut() {
             let mut pairs = StateHasher::new();
@@ -472,6 +477,29 @@ impl World {
         old.clear();
         self.scratch.contacts = old;
         self.contacts = merged;
+        for bi in wake {
+            self.wake(bi as usize);
+        }
+    }
+
+    /// [`World::narrow_phase`] when the pairs are last step's: then the contact list already
+    /// holds exactly one contact per pair, in key order, and the merge would keep every one in
+    /// place, so they are updated where they are.
+    fn update_contacts_in_place(&mut self) {
+        debug_assert!(self
+            .contacts
+            .iter()
+            .map(|c| c.key)
+            .eq(self.scratch.pairs.iter().copied()));
+        let mut wake: Vec<u32> = Vec::new();
+        for c in &mut self.contacts {
+            let awake =
+                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
+            if awake && update_contact(c, &self.bodies) {
+                wake.push(c.body_a);
+                wake.push(c.body_b);
+            }
+        }
         for bi in wake {
             self.wake(bi as usize);
         }
