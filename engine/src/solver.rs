@@ -2,8 +2,10 @@
 //! 2-point block solver, position integration with per-step caps, and non-linear Gauss-Seidel
 //! position correction.
 //!
-//! Order (fixed and documented): bodies in ascending id; contacts in ascending
-//! [`crate::contact::ContactKey`]; within a contact, friction before the normal constraint.
+//! Order (fixed and documented): bodies in ascending id; contacts in the order the island
+//! search discovered them (see `World::solve_islands`); within a contact, friction before the
+//! normal constraint. Work that is an exact no-op is skipped (the terms of bodies that cannot
+//! move, and velocity sweeps once nothing changes), which leaves every bit as it was.
 
 use crate::body::Body;
 use crate::contact::Contact;
@@ -80,7 +82,7 @@ pub(crate) struct IslandSolver {
 
 impl IslandSolver {
     /// Solve one island: `island_bodies` are world body indices (ascending; static bodies
-    /// included), `island_contacts` indices of touching contacts (ascending key).
+    /// included), `island_contacts` indices of touching contacts in discovery order.
     /// Returns whether the position solver converged.
     pub(crate) fn solve(
         &mut self,

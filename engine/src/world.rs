@@ -1,14 +1,17 @@
 //! The world: bodies, contacts and the step.
 //!
 //! One step (`World::step`), in this fixed order:
-//! 1. **Narrow phase** on the current transforms: find candidate pairs (sort and sweep), update
-//!    every contact with an awake body (pairs with no awake body keep their manifold), match
-//!    feature ids for warm starting, wake both bodies when a pair starts or stops touching.
-//!    Touching therefore lags positions by one step, as in Box2D.
-//! 2. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
-//!    connect islands), seeded in ascending body id; each is solved by [`crate::solver`] and
-//!    put to sleep when every body in it has been slow for [`TIME_TO_SLEEP`].
-//! 3. **Continuous collision** of every awake dynamic body against static bodies, with Box2D's
+//! 1. **Broad phase**: candidate pairs from the fat boxes (sort and sweep), recomputed only
+//!    when a fat box was replaced.
+//! 2. **Narrow phase** on the current transforms: update every contact with an awake body
+//!    (pairs with no awake body keep their manifold), match feature ids for warm starting, wake
+//!    both bodies when a pair starts or stops touching. Touching therefore lags positions by
+//!    one step, as in Box2D.
+//! 3. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
+//!    connect islands), seeded from the newest body (descending id), each body's contacts
+//!    visited newest first; each island is solved by [`crate::solver`] and put to sleep when
+//!    every body in it has been slow for [`TIME_TO_SLEEP`].
+//! 4. **Continuous collision** of every awake dynamic body against static bodies, with Box2D's
 //!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
