@@ -172,7 +172,7 @@ fn is_stable(task: &Task, action: &ValidAction) -> (bool, u64) {
     // Invalid neighbours do not spoil stability.
     for v in stable_neighbours(task, action).into_iter().flatten() {
         sims += 1;
-        let solved = simulate(task, &v, SimOptions::default()).is_ok_and(|o| o.solved);
+        let solved = simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved);
         if !solved {
             return (false, sims);
         }
@@ -208,7 +208,7 @@ impl TaskJob for Job<'_> {
                 s.invalid += 1;
                 continue;
             };
-            match simulate(task, &v, SimOptions::default()) {
+            match simulate(task, &v, SimOptions::STATUS_ONLY) {
                 Err(_) => {
                     s.invalid += 1;
                     s.build_errors += 1;
