@@ -974,6 +974,31 @@ fn random_curve_is_monotone_and_plotted() {
     }
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.starts_with("<svg"), "{plot}");
+    // Runs long enough to be spread over the cores (draws evaluated ahead of a solve) give the
+    // same bytes on any thread count.
+    let long = |threads: &str| {
+        let out = dir.path().join(format!("long-{threads}.csv"));
+        ok(&[
+            "--threads",
+            threads,
+            "random-curve",
+            "--templates",
+            "0,3",
+            "--tasks-per-template",
+            "2",
+            "--runs",
+            "2",
+            "--attempts",
+            "150",
+            "--quiet",
+            "--out",
+            s(&out),
+        ]);
+        std::fs::read(&out).unwrap()
+    };
+    let one = long("1");
+    assert_eq!(long("2"), one);
+    assert_eq!(long("3"), one);
     fails(&["random-curve", "--runs", "0", "--out", s(&out)]);
     fails(&["random-curve", "--attempts", "0", "--out", s(&out)]);
     fails(&["random-curve", "--out", "/nonexistent-dir/c.csv"]);
