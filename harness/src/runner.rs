@@ -211,6 +211,75 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .collect())
 }
 
+/// The most indices [`ordered_speculative`] evaluates at once.
+pub const MAX_AHEAD: u64 = 4096;
+
+/// The sequential loop
+///
+/// ```text
+/// while let Some(i) = next(state) {
+///     let r = eval(i);
+///     apply(state, i, r);
+/// }
+/// ```
+///
+/// with the `eval` calls run ahead of it in parallel, on the current rayon pool: from the index
+/// `next` gives, the next `ahead(state)` indices are evaluated at once, then their results are
+/// applied strictly in index order for as long as `next` still asks for exactly that index. When
+/// the loop would stop (or move to another index) part-way, the results after that point are
+/// thrown away and evaluation resumes, if at all, from the index `next` now gives.
+///
+/// `eval` must depend on the index only (not on the state, and with no side effect that the
+/// state sees); then `apply` receives exactly the calls, arguments and order of the sequential
+/// loop, so the final state is the same bit for bit whatever the thread count. This is how one
+/// long task's work is spread over every core: nested inside [`run`]'s pool, rayon's work
+/// stealing lets a worker with no task of its own left take a share of a chunk.
+///
+/// `ahead` sets how far to speculate: evaluations past the stopping point are lost work, so a
+/// caller sizes it from what it expects is left (at least 1 is used). On a one-thread pool nothing
+/// is gained from evaluating ahead, and each index is evaluated alone (exactly the plain loop).
+///
+/// Returns the number of `eval` calls made, applied or thrown away.
+///
+/// [`MAX_AHEAD`] bounds the chunk (a memory bound; sensible chunks are far smaller).
+pub fn ordered_speculative<S, R>(
+    state: &mut S,
+    next: impl Fn(&S) -> Option<u64>,
+    ahead: impl Fn(&S) -> u64,
+    eval: impl Fn(u64) -> R + Sync,
+    mut apply: impl FnMut(&mut S, u64, R),
+) -> u64
+where
+    R: Send,
+{
+    let parallel = rayon::current_num_threads() > 1;
+    let mut evaluated = 0;
+    while let Some(first) = next(state) {
+        let wanted = if parallel {
+            ahead(state).clamp(1, MAX_AHEAD)
+        } else {
+            1
+        };
+        let count = first.saturating_add(wanted) - first;
+        let results: Vec<R> = if count <= 1 {
+            vec![eval(first)]
+        } else {
+            (0..count as usize)
+                .into_par_iter()
+                .map(|j| eval(first + j as u64))
+                .collect()
+        };
+        evaluated += results.len() as u64;
+        for (i, r) in (first..).zip(results) {
+            if next(state) != Some(i) {
+                break;
+            }
+            apply(state, i, r);
+        }
+    }
+    evaluated
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +425,125 @@ mod tests {
         let again = run(&fewer, &cfg).unwrap();
         assert_eq!(fewer.calls.load(Ordering::Relaxed), 0);
         assert_eq!(again, resumed);
+    }
+
+    /// A synthetic loop like solvability's: index i is "valid" (worth its value) or not; stop
+    /// once `target` valid ones are counted or at index `cap`.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Count {
+        next: u64,
+        valid: u64,
+        invalid: u64,
+        sum: u64,
+        applied: Vec<u64>,
+    }
+
+    fn value(i: u64) -> Option<u64> {
+        let w = crate::rng::word(3, 7, i, 0);
+        (!w.is_multiple_of(3)).then_some(w % 1000)
+    }
+
+    fn count_apply(s: &mut Count, i: u64, r: Option<u64>) {
+        s.next = i + 1;
+        s.applied.push(i);
+        match r {
+            Some(v) => {
+                s.valid += 1;
+                s.sum += v;
+            }
+            None => s.invalid += 1,
+        }
+    }
+
+    fn sequential(start: Count, target: u64, cap: u64) -> Count {
+        let mut s = start;
+        while s.valid < target && s.next < cap {
+            let i = s.next;
+            count_apply(&mut s, i, value(i));
+        }
+        s
+    }
+
+    fn speculative(
+        start: Count,
+        target: u64,
+        cap: u64,
+        ahead: u64,
+        threads: usize,
+    ) -> (Count, u64) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut s = start;
+        let evaluated = pool.install(|| {
+            ordered_speculative(
+                &mut s,
+                |s| (s.valid < target && s.next < cap).then_some(s.next),
+                |_| ahead,
+                value,
+                count_apply,
+            )
+        });
+        (s, evaluated)
+    }
+
+    #[test]
+    fn speculation_gives_the_sequential_loop() {
+        for threads in [1, 2, 3] {
+            for ahead in [0, 1, 2, 5, 16, 100, u64::MAX] {
+                for (target, cap) in [(0, 50), (1, 50), (10, 50), (40, 50), (60, 50), (33, 1000)] {
+                    for start in [0, 7] {
+                        let s0 = sequential(Count::default(), start, 1000);
+                        let want = sequential(s0.clone(), target, cap);
+                        let (got, evaluated) = speculative(s0.clone(), target, cap, ahead, threads);
+                        assert_eq!(got, want, "threads {threads} ahead {ahead} target {target}");
+                        let used = want.next - s0.next;
+                        assert!(evaluated >= used);
+                        if threads == 1 {
+                            assert_eq!(evaluated, used);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn speculation_stops_in_the_middle_of_a_chunk() {
+        // Chunks of 10; the 5th valid index lies inside the first chunk.
+        let (got, evaluated) = speculative(Count::default(), 5, 1000, 10, 2);
+        let want = sequential(Count::default(), 5, 1000);
+        assert!(want.next < 10, "{want:?}");
+        assert_eq!(got, want);
+        assert_eq!(got.applied, (0..want.next).collect::<Vec<_>>());
+        // The rest of the chunk was evaluated and thrown away.
+        assert_eq!(evaluated, 10);
+        // The cap cuts a chunk too.
+        let (got, evaluated) = speculative(Count::default(), 1000, 13, 10, 2);
+        assert_eq!(got, sequential(Count::default(), 1000, 13));
+        assert_eq!((got.next, evaluated), (13, 20));
+    }
+
+    #[test]
+    fn speculation_follows_a_loop_that_jumps() {
+        // `next` skips every index ending in 3: the chunk is dropped there and restarts.
+        let next = |s: &Count| {
+            let i = if s.next % 10 == 3 { s.next + 1 } else { s.next };
+            (s.valid < 20).then_some(i)
+        };
+        let mut want = Count::default();
+        while let Some(i) = next(&want) {
+            count_apply(&mut want, i, value(i));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut got = Count::default();
+        pool.install(|| ordered_speculative(&mut got, next, |_| 6, value, count_apply));
+        assert_eq!(got, want);
+        assert!(!got.applied.iter().any(|i| i % 10 == 3));
     }
 
     #[test]

@@ -685,11 +685,68 @@ fn solvability_small_run_threads_and_kill_resume() {
     let o = bin().args(&other).arg("--resume").output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("different run"));
-    let o = bin().args(&args).arg("--resume").output().unwrap();
+    // The resumed run has another thread count (3) than the killed one (2) and the first (1).
+    let mut resumed = args.clone();
+    resumed[1] = "3".into();
+    let o = bin().args(&resumed).arg("--resume").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read(&csv3).unwrap(), bytes1, "resumed CSV differs");
     assert_eq!(std::fs::read(&md3).unwrap(), std::fs::read(&md1).unwrap());
     assert!(partial.len() > 10);
+}
+
+/// A task's draws are evaluated in parallel chunks and counted in order: the bytes are the same
+/// on 1, 2 and 4 threads, with draws outside the action space (two balls), batches that end
+/// inside a chunk (several batches of 37 valid actions) and stable solutions found inside chunks.
+#[test]
+fn solvability_bytes_do_not_depend_on_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_with = |tier: &str, templates: &str, threads: &str| -> (Vec<u8>, Vec<u8>) {
+        let (csv, md) = (
+            dir.path().join(format!("{tier}-{threads}.csv")),
+            dir.path().join(format!("{tier}-{threads}.md")),
+        );
+        ok(&[
+            "--threads",
+            threads,
+            "solvability",
+            "--tier",
+            tier,
+            "--templates",
+            templates,
+            "--tasks-per-template",
+            "1",
+            "--min-valid",
+            "150",
+            "--max-valid",
+            "300",
+            "--batch",
+            "37",
+            "--quiet",
+            "--out",
+            s(&csv),
+            "--summary",
+            s(&md),
+        ]);
+        (std::fs::read(&csv).unwrap(), std::fs::read(&md).unwrap())
+    };
+    for (tier, templates) in [("ball", "2,4"), ("two_balls", "100")] {
+        let one = run_with(tier, templates, "1");
+        let text = String::from_utf8(one.0.clone()).unwrap();
+        let rows = check_solvability_csv(&text, 150, 300);
+        let (h, _) = parse_csv(&text);
+        assert!(
+            rows.iter().any(|r| r[col(&h, "stable")] != "0"),
+            "no stable solution: {text}"
+        );
+        for threads in ["2", "4"] {
+            assert_eq!(
+                run_with(tier, templates, threads),
+                one,
+                "{tier}, {threads} threads"
+            );
+        }
+    }
 }
 
 #[test]
@@ -917,6 +974,31 @@ fn random_curve_is_monotone_and_plotted() {
     }
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.starts_with("<svg"), "{plot}");
+    // Runs long enough to be spread over the cores (draws evaluated ahead of a solve) give the
+    // same bytes on any thread count.
+    let long = |threads: &str| {
+        let out = dir.path().join(format!("long-{threads}.csv"));
+        ok(&[
+            "--threads",
+            threads,
+            "random-curve",
+            "--templates",
+            "0,3",
+            "--tasks-per-template",
+            "2",
+            "--runs",
+            "2",
+            "--attempts",
+            "150",
+            "--quiet",
+            "--out",
+            s(&out),
+        ]);
+        std::fs::read(&out).unwrap()
+    };
+    let one = long("1");
+    assert_eq!(long("2"), one);
+    assert_eq!(long("3"), one);
     fails(&["random-curve", "--runs", "0", "--out", s(&out)]);
     fails(&["random-curve", "--attempts", "0", "--out", s(&out)]);
     fails(&["random-curve", "--out", "/nonexistent-dir/c.csv"]);

@@ -77,20 +77,36 @@ impl TaskJob for Job<'_> {
         }
         let stream = stream_of(&format!("{STREAM}/{}", lo / CHUNK));
         let end = (lo + s.done + BATCH).min(hi);
-        for _ in lo + s.done..end {
-            let a = sample_action(self.tier, self.seed, stream, &mut s.next);
-            let mut solved = 0;
-            for task in tasks {
-                if let Ok(v) = validate_action(task, self.tier, &a) {
-                    s.sims += 1;
-                    if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
-                        solved += 1;
+        // Drawing is cheap and sequential (a redraw moves the stream on); trying each action on
+        // the template's tasks is the work, spread over the cores (the whole batch is used, so
+        // nothing is evaluated in vain).
+        let actions: Vec<Vec<f64>> = (lo + s.done..end)
+            .map(|_| sample_action(self.tier, self.seed, stream, &mut s.next))
+            .collect();
+        let first = lo + s.done;
+        runner::ordered_speculative(
+            s,
+            |s| (lo + s.done < end).then_some(lo + s.done),
+            |s| end - (lo + s.done),
+            |i| {
+                let a = &actions[(i - first) as usize];
+                let (mut solved, mut sims) = (0, 0);
+                for task in tasks {
+                    if let Ok(v) = validate_action(task, self.tier, a) {
+                        sims += 1;
+                        if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
+                            solved += 1;
+                        }
                     }
                 }
-            }
-            s.hist[solved] += 1;
-        }
-        s.done = end - lo;
+                (solved, sims)
+            },
+            |s, _, (solved, sims)| {
+                s.sims += sims;
+                s.hist[solved] += 1;
+                s.done += 1;
+            },
+        );
         end >= hi
     }
 

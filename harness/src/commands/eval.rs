@@ -115,15 +115,24 @@ impl TaskJob for TableJob<'_> {
     }
     fn advance(&self, task: usize, row: &mut Row) -> bool {
         let t = self.tasks[task];
-        let end = (row.codes.len() + BATCH).min(self.set.len());
-        for a in row.codes.len()..end {
-            let s = match crate::parity::status_of(t, self.tier, &self.set.actions[a]) {
-                0 => Status::Invalid,
-                1 => Status::Solved,
-                _ => Status::NotSolved,
-            };
-            row.codes.push(s.code());
-        }
+        let end = (row.codes.len() + BATCH).min(self.set.len()) as u64;
+        // The batch's actions are simulated in parallel (all of them are used) and stored in
+        // order.
+        runner::ordered_speculative(
+            row,
+            |row| (row.codes.len() < end as usize).then_some(row.codes.len() as u64),
+            |row| end - row.codes.len() as u64,
+            |a| {
+                let s = match crate::parity::status_of(t, self.tier, &self.set.actions[a as usize])
+                {
+                    0 => Status::Invalid,
+                    1 => Status::Solved,
+                    _ => Status::NotSolved,
+                };
+                s.code()
+            },
+            |row, _, code| row.codes.push(code),
+        );
         row.codes.len() >= self.set.len()
     }
     fn simulations(&self, row: &Row) -> u64 {

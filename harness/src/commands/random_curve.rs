@@ -24,6 +24,26 @@ pub struct TaskState {
     pub sims: u64,
 }
 
+/// One run in progress: next draw, valid attempts made, the attempt that solved the task.
+#[derive(Default)]
+struct RunState {
+    index: u64,
+    tried: u32,
+    solved: SolvedAt,
+}
+
+/// How many draws to evaluate ahead: a quarter of the draws this run has made (at least 2, at
+/// most 128), and no more than its attempts left. A run stops at its first solve, which cannot be
+/// foreseen, and the draws evaluated past it are lost: at most a quarter of the draws made before
+/// (2 for a short run), while a long run, the kind that would keep one core busy alone at the
+/// end, is spread over the cores in chunks that grow with it.
+fn speculation(r: &RunState, attempts: u32, cap: u64) -> u64 {
+    (r.index / 4)
+        .clamp(2, 128)
+        .min(u64::from(attempts - r.tried))
+        .min(cap - r.index)
+}
+
 struct Job<'a> {
     tasks: Vec<&'a Task>,
     tier: Tier,
@@ -51,24 +71,32 @@ impl TaskJob for Job<'_> {
         let task = self.tasks[t];
         let run = s.solved_at.len();
         let stream = stream_of(&format!("random-curve/{run}/{}", task.id()));
-        let mut tried = 0u32;
-        let mut solved = None;
         let cap = self.attempts as u64 * DRAWS_PER_ATTEMPT_CAP;
-        let mut index = 0u64;
-        while tried < self.attempts && index < cap {
-            let a = uniform_vector(self.seed, stream, index, self.tier.action_len());
-            index += 1;
-            let Ok(v) = validate_action(task, self.tier, &a) else {
-                continue;
-            };
-            tried += 1;
-            s.sims += 1;
-            if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
-                solved = Some(tried);
-                break;
-            }
-        }
-        s.solved_at.push(solved);
+        // The loop `while tried < attempts && index < cap { draw index; stop at a solve }`, with
+        // the draws evaluated ahead in parallel (the result is that loop's on any thread count).
+        let mut r = RunState::default();
+        runner::ordered_speculative(
+            &mut r,
+            |r| (r.solved.is_none() && r.tried < self.attempts && r.index < cap).then_some(r.index),
+            |r| speculation(r, self.attempts, cap),
+            |index| {
+                let a = uniform_vector(self.seed, stream, index, self.tier.action_len());
+                let v = validate_action(task, self.tier, &a).ok()?;
+                Some(simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved))
+            },
+            |r, index, outcome| {
+                r.index = index + 1;
+                // Invalid actions are free.
+                if let Some(solved) = outcome {
+                    r.tried += 1;
+                    if solved {
+                        r.solved = Some(r.tried);
+                    }
+                }
+            },
+        );
+        s.sims += r.tried as u64;
+        s.solved_at.push(r.solved);
         s.solved_at.len() >= self.runs as usize
     }
 

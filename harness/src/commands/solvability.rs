@@ -180,6 +180,97 @@ fn is_stable(task: &Task, action: &ValidAction) -> (bool, u64) {
     (true, sims)
 }
 
+/// What one random action gave: everything the count needs, from the action's index alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Draw {
+    /// Outside the action space: never drawn by the original's sampler, not an attempt.
+    Outside,
+    /// Occluded (invalid).
+    Invalid,
+    /// Valid, but its world could not be built.
+    BuildError,
+    Simulated {
+        solved: bool,
+        stable: bool,
+        /// Neighbour simulations run for the stability check.
+        neighbour_sims: u64,
+    },
+}
+
+impl Job<'_> {
+    /// Draw, check, simulate and (if solved) check the stability of action `index` of task `t`.
+    fn draw(&self, t: usize, index: u64) -> Draw {
+        let task = self.tasks[t];
+        let tier = self.params.tier;
+        let a = self.action(t, index);
+        if check_action_space(tier, &a).is_err() {
+            return Draw::Outside;
+        }
+        let Ok(v) = validate_action(task, tier, &a) else {
+            return Draw::Invalid;
+        };
+        match simulate(task, &v, SimOptions::STATUS_ONLY) {
+            Err(_) => Draw::BuildError,
+            Ok(o) => {
+                let (stable, neighbour_sims) = if o.solved {
+                    is_stable(task, &v)
+                } else {
+                    (false, 0)
+                };
+                Draw::Simulated {
+                    solved: o.solved,
+                    stable,
+                    neighbour_sims,
+                }
+            }
+        }
+    }
+}
+
+/// Count draw `index` (the next one) into the state.
+fn apply_draw(s: &mut TaskState, index: u64, d: Draw) {
+    s.next = index + 1;
+    match d {
+        Draw::Outside => {}
+        Draw::Invalid => s.invalid += 1,
+        Draw::BuildError => {
+            s.invalid += 1;
+            s.build_errors += 1;
+        }
+        Draw::Simulated {
+            solved,
+            stable,
+            neighbour_sims,
+        } => {
+            s.valid += 1;
+            if solved {
+                s.solved += 1;
+                s.neighbour_sims += neighbour_sims;
+                if stable {
+                    s.stable += 1;
+                    if s.solutions.len() < STORED_SOLUTIONS {
+                        s.solutions.push(index);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Most draws evaluated ahead at once.
+const MAX_SPECULATION: u64 = 128;
+
+/// How many draws to evaluate ahead: the draws expected to bring `valid` to `target` at the
+/// task's observed draws per valid action ((next + 1) / (valid + 1), so 1 at the start), at most
+/// [`MAX_SPECULATION`] and never past `cap`. The batch then ends near the end of a chunk: the
+/// draws thrown away past it are about the square root of the last chunk's (a few per batch of
+/// hundreds), while a chunk still holds enough work to keep every core busy to its end.
+fn speculation(s: &TaskState, target: u64, cap: u64) -> u64 {
+    let left = target.saturating_sub(s.valid) as u128;
+    let expected = (left * (s.next as u128 + 1)).div_ceil(s.valid as u128 + 1);
+    (expected.min(MAX_SPECULATION as u128) as u64).min(cap.saturating_sub(s.next))
+}
+
 impl TaskJob for Job<'_> {
     type State = TaskState;
 
@@ -192,43 +283,18 @@ impl TaskJob for Job<'_> {
     }
 
     fn advance(&self, t: usize, s: &mut TaskState) -> bool {
-        let task = self.tasks[t];
         let p = &self.params;
         let target = s.valid.saturating_add(p.batch).min(p.max_valid);
         let cap = self.attempt_cap();
-        while s.valid < target && s.next < cap {
-            let index = s.next;
-            s.next += 1;
-            let a = self.action(t, index);
-            if check_action_space(p.tier, &a).is_err() {
-                // Never drawn by the original's sampler: not an attempt.
-                continue;
-            }
-            let Ok(v) = validate_action(task, p.tier, &a) else {
-                s.invalid += 1;
-                continue;
-            };
-            match simulate(task, &v, SimOptions::STATUS_ONLY) {
-                Err(_) => {
-                    s.invalid += 1;
-                    s.build_errors += 1;
-                }
-                Ok(o) => {
-                    s.valid += 1;
-                    if o.solved {
-                        s.solved += 1;
-                        let (stable, sims) = is_stable(task, &v);
-                        s.neighbour_sims += sims;
-                        if stable {
-                            s.stable += 1;
-                            if s.solutions.len() < STORED_SOLUTIONS {
-                                s.solutions.push(index);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        // The loop `while s.valid < target && s.next < cap { apply(draw(s.next)) }`, with the
+        // draws evaluated ahead in parallel (the result is that loop's on any thread count).
+        runner::ordered_speculative(
+            s,
+            |s| (s.valid < target && s.next < cap).then_some(s.next),
+            |s| speculation(s, target, cap),
+            |index| self.draw(t, index),
+            apply_draw,
+        );
         (s.valid >= p.min_valid && self.stable_decided(s))
             || s.valid >= p.max_valid
             || s.next >= cap
@@ -581,6 +647,99 @@ mod tests {
             "{} draws, {in_space} attempts",
             s.next
         );
+    }
+
+    /// The batch loop as it was before the draws were evaluated in parallel.
+    fn advance_sequentially(job: &Job, t: usize, s: &mut TaskState) -> bool {
+        let task = job.tasks[t];
+        let p = &job.params;
+        let target = s.valid.saturating_add(p.batch).min(p.max_valid);
+        let cap = job.attempt_cap();
+        while s.valid < target && s.next < cap {
+            let index = s.next;
+            s.next += 1;
+            let a = job.action(t, index);
+            if check_action_space(p.tier, &a).is_err() {
+                continue;
+            }
+            let Ok(v) = validate_action(task, p.tier, &a) else {
+                s.invalid += 1;
+                continue;
+            };
+            match simulate(task, &v, SimOptions::default()) {
+                Err(_) => {
+                    s.invalid += 1;
+                    s.build_errors += 1;
+                }
+                Ok(o) => {
+                    s.valid += 1;
+                    if o.solved {
+                        s.solved += 1;
+                        let (stable, sims) = is_stable(task, &v);
+                        s.neighbour_sims += sims;
+                        if stable {
+                            s.stable += 1;
+                            if s.solutions.len() < STORED_SOLUTIONS {
+                                s.solutions.push(index);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (s.valid >= p.min_valid && job.stable_decided(s)) || s.valid >= p.max_valid || s.next >= cap
+    }
+
+    /// Batch by batch, the parallel `advance` reaches the states of the plain loop, on tasks
+    /// with stable solutions (stability checks inside chunks), with draws outside the action
+    /// space (two balls), with batches that end inside a chunk and with the `max_valid` stop.
+    #[test]
+    fn parallel_batches_equal_the_sequential_loop() {
+        let set = TaskSet::builtin();
+        let cases = [
+            ("00002:007", "ball", "37", "150"),
+            ("00004:063", "ball", "23", "120"),
+            ("00100:000", "two_balls", "29", "100"),
+        ];
+        for (id, tier, batch, max_valid) in cases {
+            let a = [
+                "--tier",
+                tier,
+                "--batch",
+                batch,
+                "--max-valid",
+                max_valid,
+                "--min-valid",
+                "0",
+            ];
+            let job = Job::new(vec![set.lookup(id).unwrap()], params(&a).unwrap()).unwrap();
+            let mut want = vec![TaskState::default()];
+            loop {
+                let mut s = want.last().unwrap().clone();
+                let done = advance_sequentially(&job, 0, &mut s);
+                want.push(s);
+                if done {
+                    break;
+                }
+            }
+            assert!(want.last().unwrap().solved > 0, "{id}: {:?}", want.last());
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let mut s = TaskState::default();
+                let mut got = vec![s.clone()];
+                loop {
+                    let done = pool.install(|| job.advance(0, &mut s));
+                    got.push(s.clone());
+                    if done {
+                        break;
+                    }
+                }
+                assert_eq!(got, want, "{id}, {threads} threads");
+            }
+        }
     }
 
     #[test]
