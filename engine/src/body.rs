@@ -272,7 +272,6 @@ impl Body {
 
     /// Recompute the origin transform from the sweep's current centre and angle.
     #[inline]
-
     pub(crate) fn synchronize_transform(&mut self) {
         let q = Rot::from_angle(self.sweep.a);
         self.xf = Transform {

@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn sin_cos_equals_the_i128_reference_bit_for_bit() {
-        let mut check = |a: Fixed| assert_eq!(sin_cos(a), sin_cos_i128(a), "angle raw {}", a.raw());
+        let check = |a: Fixed| assert_eq!(sin_cos(a), sin_cos_i128(a), "angle raw {}", a.raw());
         for raw in [0, 1, -1, i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1] {
             check(Fixed::from_raw(raw));
         }
