@@ -49,7 +49,7 @@ pub fn time_of_impact(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    advance(
+    time_of_impact_from(
         moving,
         sweep,
         Rot::from_angle(sweep.a0),
@@ -57,7 +57,6 @@ pub fn time_of_impact(
         xf_fixed,
         target,
     )
-    .0
 }
 
 /// [`time_of_impact`] given `q0 = Rot::from_angle(sweep.a0)`, which the caller keeps.
@@ -69,23 +68,12 @@ pub(crate) fn time_of_impact_from(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    advance(moving, sweep, q0, fixed, xf_fixed, target).0
+    advance(moving, sweep, q0, fixed, xf_fixed, target, true).0
 }
 
 /// Conservative advancement; also returns the number of steps taken (for tests).
+/// `stop_early: false` runs the t = 0 search in full (the tests' reference).
 fn advance(
-    moving: &Shape,
-    sweep: &Sweep,
-    q0: Rot,
-    fixed: &Shape,
-    xf_fixed: &Transform,
-    target: Fixed,
-) -> (Option<Fixed>, usize) {
-    advance_impl(moving, sweep, q0, fixed, xf_fixed, target, true)
-}
-
-/// [`advance`]; `stop_early: false` runs the t = 0 search in full (the test's reference).
-fn advance_impl(
     moving: &Shape,
     sweep: &Sweep,
     q0: Rot,
@@ -556,7 +544,7 @@ mod tests {
         let post = bx(0.05, 0.05);
         let xp = xf(0.5, 0.7, 0.0);
         let target = fx(-3.0 * SLOP);
-        let (toi, iters) = advance(&bar, &s, Rot::from_angle(s.a0), &post, &xp, target);
+        let (toi, iters) = advance(&bar, &s, Rot::from_angle(s.a0), &post, &xp, target, true);
         let t = toi.expect("the bar sweeps over the post");
         assert!(iters < MAX_TOI_ITERATIONS);
         let d = f64geom::signed_distance(&bar, &s.transform_at(t), &post, &xp);
@@ -606,6 +594,7 @@ mod tests {
                 &bar,
                 &xbar,
                 box2d_target(&m, &bar),
+                true,
             );
             hits += usize::from(toi.is_some());
             capped += usize::from(iters == MAX_TOI_ITERATIONS);
@@ -678,8 +667,8 @@ mod tests {
             let xfix = xf(fxf.0, fxf.1, fxf.2);
             let q0 = Rot::from_angle(s.a0);
             for target in [box2d_target(&m, &f), fx(-0.5), fx(0.2)] {
-                let fast = advance_impl(&m, &s, q0, &f, &xfix, target, true);
-                let full = advance_impl(&m, &s, q0, &f, &xfix, target, false);
+                let fast = advance(&m, &s, q0, &f, &xfix, target, true);
+                let full = advance(&m, &s, q0, &f, &xfix, target, false);
                 prop_assert_eq!(fast.0, full.0);
                 if fast.0.is_some() {
                     prop_assert_eq!(fast.1, full.1);
