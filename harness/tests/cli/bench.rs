@@ -1,0 +1,106 @@
+//! `bench`: a run of the original's timing pairs (statuses, thread independence, the
+//! status-only path, bad reference files) and the counted work of a random-action bench.
+
+use crate::common::{fails, ok, s};
+
+#[test]
+fn bench_reference_runs_every_row_and_compares_statuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // The first 60 rows of the original's timing pairs (two-ball tier: half are invalid).
+    let all = include_str!("../../data/phyre-0.2.2/speed/pairs-two_balls.csv");
+    let rows: String = all.lines().take(61).map(|l| format!("{l}\n")).collect();
+    let file = dir.join("pairs.csv");
+    std::fs::write(&file, rows).unwrap();
+    let json = |threads: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--threads",
+            threads,
+            "bench",
+            "--reference",
+            s(&file),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    let full = json("1", &[]);
+    assert_eq!(full["calls"], 60);
+    assert_eq!(full["mode"], "full");
+    let valid = full["valid"].as_u64().unwrap();
+    assert!((20..60).contains(&valid), "{valid} valid of 60");
+    // The original's statuses (99.97 % agreement on all 3,000 rows).
+    assert!(full["status_agreement"].as_f64().unwrap() >= 59.0 / 60.0);
+    assert!(full["cpu_s"].as_f64().unwrap() > 0.0);
+    let steps = full["steps_computed_per_valid"].as_f64().unwrap();
+    assert!(steps > 0.0 && steps <= 1000.0);
+    // Rows in order on any thread count: the same statuses and final states.
+    let two = json("2", &[]);
+    assert_eq!(two["hash_xor"], full["hash_xor"]);
+    assert_eq!(two["status_agreement"], full["status_agreement"]);
+    // The status-only path: same statuses, fewer steps.
+    let fast = json("1", &["--status-only"]);
+    assert_eq!(fast["mode"], "status-only");
+    assert_eq!(fast["status_agreement"], full["status_agreement"]);
+    assert_eq!(fast["solved"], full["solved"]);
+    assert!(fast["steps_computed_per_valid"].as_f64().unwrap() < steps);
+    // Bad input: one-line errors.
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "task_id,tier,kind,index,action,status\n99999:000,ball,random,0,0.5 0.5 0.5,-1\n",
+    )
+    .unwrap();
+    assert!(fails(&["bench", "--reference", s(&bad)]).contains("line 2"));
+    std::fs::write(
+        &bad,
+        "task_id,tier,kind,index,action,status\n00000:000,three,random,0,0.5 0.5 0.5,-1\n",
+    )
+    .unwrap();
+    assert!(fails(&["bench", "--reference", s(&bad)]).contains("unknown tier"));
+    assert!(fails(&["bench", "--reference", s(&dir.join("missing.csv"))]).contains("cannot read"));
+}
+
+#[test]
+fn bench_counts_its_work() {
+    let out = ok(&[
+        "--threads",
+        "2",
+        "bench",
+        "--tasks-per-template",
+        "1",
+        "--actions",
+        "4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = &v["totals"];
+    assert_eq!(v["tasks"], 25);
+    assert_eq!(v["threads"], 2);
+    assert_eq!(t["calls"], 100);
+    assert_eq!(
+        t["valid"].as_u64().unwrap() + t["invalid"].as_u64().unwrap(),
+        100
+    );
+    assert!(v["ms_per_valid_sim"].as_f64().unwrap() > 0.0);
+    let covered = t["steps_covered"].as_u64().unwrap();
+    let stepped = t["steps_stepped"].as_u64().unwrap();
+    assert!(stepped <= covered && covered <= 1000 * t["valid"].as_u64().unwrap());
+    // Same work on one thread: the same final hashes.
+    let one: serde_json::Value = serde_json::from_str(&ok(&[
+        "--threads",
+        "1",
+        "bench",
+        "--tasks-per-template",
+        "1",
+        "--actions",
+        "4",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(one["totals"]["hash_xor"], t["hash_xor"]);
+    let text = ok(&["bench", "--tasks-per-template", "1", "--actions", "2"]);
+    assert!(text.contains("calls/s") && text.contains("≈ 620"), "{text}");
+    fails(&["bench", "--actions", "0"]);
+    fails(&["bench", "--tier", "none"]);
+}

@@ -1,0 +1,73 @@
+//! Helpers shared by every theme: running the binary, expecting success or the one-line error,
+//! reading CSV reports and `simulate --json` output.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+pub fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rephyre"));
+    c.stdin(Stdio::null());
+    c
+}
+
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// Run and expect success; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "rephyre {args:?} failed ({:?}): {err}",
+        o.status
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+/// Run and expect the one-line error; returns that line.
+pub fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "rephyre {args:?} should fail with status 2; stderr: {err}; stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "rephyre {args:?}: not one line: {err:?}");
+    assert!(lines[0].starts_with("rephyre: error: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    lines[0].to_string()
+}
+
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+pub fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+pub fn col(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+pub fn simulate_json(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["simulate"];
+    a.extend_from_slice(args);
+    a.push("--json");
+    serde_json::from_str(&ok(&a)).expect("one JSON object")
+}

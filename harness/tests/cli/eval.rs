@@ -1,0 +1,112 @@
+//! `eval` and `compare`: agents on a small action set, the outcome-table cache (reused,
+//! extended, equal to a fresh table), thread independence, and bad input.
+
+use crate::common::{col, fails, ok, parse_csv, s};
+
+#[test]
+fn eval_and_compare_on_a_small_action_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    for agent in ["mem", "rand"] {
+        let out = p(&format!("{agent}.csv"));
+        let cache = p("table");
+        let text = ok(&[
+            "eval",
+            "--agent",
+            agent,
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            "0-1",
+            "--actions",
+            "4",
+            "--cache",
+            s(&cache),
+            "--out",
+            s(&out),
+            "--table",
+            s(&p("t.md")),
+            "--plot",
+            s(&p("c.svg")),
+        ]);
+        assert!(text.contains("| agent | B cross"), "{text}");
+        let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(rows.len(), 2);
+        let a = col(&header, "auccess");
+        assert!(rows
+            .iter()
+            .all(|r| (0.0..=1.0).contains(&r[a].parse::<f64>().unwrap())));
+        assert!(std::fs::read_to_string(p("c.svg"))
+            .unwrap()
+            .contains("<svg"));
+    }
+    // The outcome table was computed once and reused (the checkpoint exists and resumes).
+    assert!(p("table.ball.ckpt").exists());
+    // MEM-O's per-fold results (every column but the wall time): on these folds, with this many
+    // actions, on this many threads (default: one per core), with or without the cache.
+    let memo = |folds: &str, actions: &str, threads: Option<&str>, cache: bool| {
+        let out = p(&format!("memo-{folds}-{actions}-{threads:?}-{cache}.csv"));
+        let mut args = vec![];
+        if let Some(t) = threads {
+            args.extend(["--threads", t]);
+        }
+        args.extend([
+            "eval",
+            "--agent",
+            "memo",
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            folds,
+            "--actions",
+            actions,
+            "--out",
+            s(&out),
+        ]);
+        let table = p("table");
+        if cache {
+            args.extend(["--cache", s(&table)]);
+        }
+        ok(&args);
+        let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        let secs = col(&header, "seconds");
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove(secs);
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let cached_columns = || -> Vec<usize> {
+        let cp: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p("table.ball.ckpt")).unwrap()).unwrap();
+        cp["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[2]["codes"].as_array().unwrap().len())
+            .collect()
+    };
+    assert!(cached_columns().iter().all(|&n| n == 4));
+    // A smaller set is read from the 4-action cache (its first columns), which keeps all 4.
+    assert_eq!(memo("0-1", "2", None, true), memo("0-1", "2", None, false));
+    assert!(cached_columns().iter().all(|&n| n == 4));
+    // A larger set extends the cache by the missing columns, with the results of a fresh table.
+    assert_eq!(memo("0-1", "5", None, true), memo("0-1", "5", None, false));
+    let columns = cached_columns();
+    assert_eq!(columns.len(), 2500);
+    assert!(columns.iter().all(|&n| n == 5));
+    // Results do not depend on the thread count.
+    assert_eq!(
+        memo("0-3", "4", Some("1"), false),
+        memo("0-3", "4", Some("2"), false)
+    );
+    let cmp = ok(&["compare", s(&p("mem.csv")), s(&p("rand.csv"))]);
+    assert!(
+        cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
+        "{cmp}"
+    );
+    assert!(fails(&["eval", "--agent", "dqn", "--out", s(&p("x.csv"))]).contains("unknown agent"));
+    assert!(fails(&["eval", "--folds", "3-12", "--out", s(&p("x.csv"))]).contains("folds"));
+    assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
+}

@@ -1,0 +1,48 @@
+//! Every command's `--help` has examples (and hides what should stay hidden); command-line
+//! errors are one line with exit status 2.
+
+use crate::common::{fails, ok};
+
+#[test]
+fn every_command_has_help_with_examples() {
+    for cmd in [
+        vec!["--help"],
+        vec!["tasks", "list", "--help"],
+        vec!["tasks", "show", "--help"],
+        vec!["tasks", "import", "--help"],
+        vec!["simulate", "--help"],
+        vec!["render", "--help"],
+        vec!["solvability", "--help"],
+        vec!["diversity", "--help"],
+        vec!["random-curve", "--help"],
+        vec!["bench", "--help"],
+        vec!["parity", "--help"],
+        vec!["witness", "--help"],
+    ] {
+        let out = ok(&cmd);
+        assert!(out.contains("EXAMPLES:"), "{cmd:?}: {out}");
+        assert!(out.contains("rephyre "), "{cmd:?}");
+    }
+    // The hidden checkpoint interval stays hidden.
+    assert!(!ok(&["solvability", "--help"]).contains("checkpoint-secs"));
+}
+
+#[test]
+fn command_line_errors_are_one_line() {
+    fails(&[]);
+    fails(&["bogus"]);
+    fails(&["tasks"]);
+    fails(&["simulate", "00000:000"]); // --action missing
+    fails(&["--threads", "0", "tasks", "list"]);
+    fails(&["--threads", "x", "tasks", "list"]);
+    fails(&["tasks", "list", "--tier", "three_balls"]);
+    fails(&["solvability", "--tier", "ball"]); // --out missing
+    fails(&[
+        "solvability",
+        "--tier",
+        "ball",
+        "--out",
+        "x.csv",
+        "--resume",
+    ]);
+}

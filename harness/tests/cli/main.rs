@@ -1,0 +1,18 @@
+//! End-to-end tests of the `rephyre` binary: every command's happy path on small inputs, bad
+//! input everywhere (one-line error, exit status 2, no panic), thread-count independence and
+//! kill/resume of the solvability runner.
+//!
+//! One module per theme; `common` holds the helpers they share.
+
+mod audit;
+mod bench;
+mod common;
+mod eval;
+mod help_and_errors;
+mod parity;
+mod render;
+mod sampling_reports;
+mod simulate;
+mod solvability;
+mod tasks;
+mod witness;

@@ -1,0 +1,134 @@
+//! `tasks list`, `show`, `sheet` and `import`: filters, descriptions, the contact sheet, the
+//! import of the original task file and the global `--tasks` option.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{fails, ok, s};
+
+#[test]
+fn tasks_list_filters() {
+    let all = ok(&["tasks", "list"]);
+    assert_eq!(all.lines().count(), 5000);
+    let two = ok(&["tasks", "list", "--tier", "two_balls"]);
+    assert_eq!(two.lines().count(), 2500);
+    assert!(two
+        .lines()
+        .all(|l| l.split('\t').nth(1) == Some("two_balls")));
+    let t13 = ok(&["tasks", "list", "--template", "13"]);
+    assert_eq!(t13.lines().count(), 100);
+    assert!(t13.lines().all(|l| l.starts_with("00013:")));
+    assert_eq!(
+        ok(&[
+            "tasks",
+            "list",
+            "--tier",
+            "two_balls",
+            "--template",
+            "00013"
+        ]),
+        ""
+    );
+    fails(&["tasks", "list", "--template", "1x"]);
+    fails(&["tasks", "list", "--template", "123456"]);
+}
+
+#[test]
+fn tasks_show_describes_a_task() {
+    let out = ok(&["tasks", "show", "00100:000"]);
+    assert!(out.contains("task:        00100:000"), "{out}");
+    assert!(out.contains("tier:        two_balls"), "{out}");
+    assert!(out.contains("TOUCHING"), "{out}");
+    assert!(out.contains("wall"), "{out}");
+    assert!(out.contains("description: "), "{out}");
+    assert!(fails(&["tasks", "show", "00000:999"]).contains("unknown task"));
+    assert!(fails(&["tasks", "show", "0:0"]).contains("malformed task id"));
+}
+
+#[test]
+fn tasks_sheet_tiles_scenes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sheet.png");
+    let text = ok(&[
+        "tasks",
+        "sheet",
+        "--templates",
+        "00012,00013",
+        "--per-template",
+        "3",
+        "--columns",
+        "4",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.starts_with("6 scenes"), "{text}");
+    // 4 columns × 2 rows of 256 px tiles with 4 px gaps.
+    let info = png::Decoder::new(std::fs::File::open(&out).unwrap())
+        .read_info()
+        .unwrap()
+        .info()
+        .clone();
+    assert_eq!(
+        (info.width, info.height),
+        (4 * 256 + 5 * 4, 2 * 256 + 3 * 4)
+    );
+    assert!(
+        fails(&["tasks", "sheet", "--templates", "00077", "--out", s(&out)]).contains("no tasks")
+    );
+}
+
+fn original_task_file() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/reference/phyre-0.2.2/tasks.bin.lzma");
+    p.exists().then_some(p)
+}
+
+#[test]
+fn tasks_import_round_trips_and_feeds_tasks_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("phyre.rpts");
+    // Bad inputs first: missing file, a file that is not xz, an unwritable output.
+    let junk = dir.path().join("junk.lzma");
+    std::fs::write(&junk, b"not an xz file").unwrap();
+    fails(&[
+        "tasks",
+        "import",
+        "/nonexistent/tasks.bin.lzma",
+        "--out",
+        s(&out),
+    ]);
+    assert!(fails(&["tasks", "import", s(&junk), "--out", s(&out)]).contains("xz"));
+    assert!(!out.exists());
+    // `--tasks` with a file that is not a task file.
+    assert!(fails(&["--tasks", s(&junk), "tasks", "list"]).contains("--tasks"));
+    fails(&["--tasks", "/nonexistent.rpts", "tasks", "list"]);
+    let Some(original) = original_task_file() else {
+        eprintln!("note: original tasks.bin.lzma not found; import round trip skipped");
+        return;
+    };
+    fails(&[
+        "tasks",
+        "import",
+        s(&original),
+        "--out",
+        "/nonexistent-dir/x.rpts",
+    ]);
+    let msg = ok(&["tasks", "import", s(&original), "--out", s(&out)]);
+    assert!(msg.contains("imported 5000 tasks"), "{msg}");
+    // The imported file, given with --tasks, is the built-in set.
+    assert_eq!(
+        ok(&["--tasks", s(&out), "tasks", "list"]),
+        ok(&["tasks", "list"])
+    );
+    let last = ok(&["tasks", "list"])
+        .lines()
+        .last()
+        .unwrap()
+        .split('\t')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        ok(&["--tasks", s(&out), "tasks", "show", &last]),
+        ok(&["tasks", "show", &last])
+    );
+}
