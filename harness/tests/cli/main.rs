@@ -14,5 +14,5 @@ mod render;
 mod sampling_reports;
 mod simulate;
 mod solvability;
-mod tasks;
+mod task_commands;
 mod witness;
