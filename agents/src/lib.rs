@@ -12,7 +12,6 @@ pub mod auccess;
 pub mod baselines;
 pub mod protocol;
 pub mod wilcoxon;
-pub mod witness;
 
 pub use baselines::{Mem, MemO, Optimal, Rand};
 pub use protocol::{

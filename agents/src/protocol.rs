@@ -13,33 +13,8 @@ pub const MAX_ATTEMPTS: u32 = 100;
 /// Most proposals (valid or not) per task, so a broken agent cannot loop forever.
 pub const MAX_PROPOSALS: u32 = 100_000;
 
-/// What an attempt gave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    Invalid,
-    NotSolved,
-    Solved,
-}
-
-impl Status {
-    /// Two-bit code used by [`StatusTable`].
-    pub fn code(self) -> u8 {
-        match self {
-            Status::Invalid => 0,
-            Status::NotSolved => 1,
-            Status::Solved => 2,
-        }
-    }
-
-    pub fn from_code(c: u8) -> Option<Status> {
-        match c {
-            0 => Some(Status::Invalid),
-            1 => Some(Status::NotSolved),
-            2 => Some(Status::Solved),
-            _ => None,
-        }
-    }
-}
+/// What an attempt gave (the one status type of rephyre, from the tasks crate).
+pub use tasks::Status;
 
 /// The fixed action set of a tier: `len` actions drawn like the original's
 /// `build_discrete_action_space` — uniform in [0, 1]^d, redrawing any whose balls leave the

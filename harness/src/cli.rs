@@ -1,7 +1,7 @@
 //! The command line of `rephyre`: every command, option and help text (clap derive). Parsing
 //! only; the work is in [`crate::commands`].
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use tasks::Tier;
 
@@ -105,19 +105,18 @@ EXAMPLES:
 /// Arguments of `rephyre eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// rand, mem, memo, optimal or all.
-    #[arg(long, default_value = "all")]
-    pub agent: String,
-    /// ball_cross_template, ball_within_template, two_balls_cross_template,
-    /// two_balls_within_template, or all.
-    #[arg(long, default_value = "all")]
-    pub setup: String,
+    /// The agent to evaluate, or all of them.
+    #[arg(long, value_enum, default_value_t = AgentChoice::All)]
+    pub agent: AgentChoice,
+    /// The evaluation setup, or all four.
+    #[arg(long, value_enum, default_value_t = SetupChoice::All)]
+    pub setup: SetupChoice,
     /// Folds, e.g. 0-9 or 0,3,5.
     #[arg(long, default_value = "0-9")]
     pub folds: String,
     /// Evaluate on the test or the dev split.
-    #[arg(long, default_value = "test")]
-    pub split: String,
+    #[arg(long, value_enum, default_value_t = SplitChoice::Test)]
+    pub split: SplitChoice,
     /// Size of the agents' fixed action set per tier (the paper: 10,000).
     #[arg(long, default_value_t = 10_000)]
     pub actions: usize,
@@ -147,8 +146,50 @@ pub struct CompareArgs {
     /// Results of agent B.
     pub b: PathBuf,
     /// Only compare the folds of this setup (default: every setup both files hold).
-    #[arg(long)]
-    pub setup: Option<String>,
+    #[arg(long, value_enum)]
+    pub setup: Option<SetupChoice>,
+}
+
+/// `eval --agent`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AgentChoice {
+    Rand,
+    Mem,
+    Memo,
+    Optimal,
+    All,
+}
+
+/// `eval --setup`, `compare --setup`: PHYRE's setup names, or all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum SetupChoice {
+    BallCrossTemplate,
+    BallWithinTemplate,
+    TwoBallsCrossTemplate,
+    TwoBallsWithinTemplate,
+    All,
+}
+
+impl SetupChoice {
+    /// The setups chosen.
+    pub fn setups(self) -> Vec<tasks::Setup> {
+        use tasks::Setup;
+        match self {
+            SetupChoice::BallCrossTemplate => vec![Setup::BallCrossTemplate],
+            SetupChoice::BallWithinTemplate => vec![Setup::BallWithinTemplate],
+            SetupChoice::TwoBallsCrossTemplate => vec![Setup::TwoBallsCrossTemplate],
+            SetupChoice::TwoBallsWithinTemplate => vec![Setup::TwoBallsWithinTemplate],
+            SetupChoice::All => Setup::ALL.to_vec(),
+        }
+    }
+}
+
+/// `eval --split`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SplitChoice {
+    Test,
+    Dev,
 }
 
 /// Arguments of `rephyre audit`.
@@ -388,26 +429,6 @@ pub struct CheckpointArgs {
     pub checkpoint_secs: f64,
 }
 
-impl CheckpointArgs {
-    /// The runner configuration these options ask for (checked: a positive interval).
-    pub fn run_config(
-        &self,
-        ctx_threads: Option<usize>,
-        progress: bool,
-    ) -> anyhow::Result<crate::runner::RunConfig> {
-        if !(self.checkpoint_secs > 0.0 && self.checkpoint_secs < 1e6) {
-            anyhow::bail!("--checkpoint-secs must be a positive number of seconds");
-        }
-        Ok(crate::runner::RunConfig {
-            threads: ctx_threads,
-            checkpoint: self.checkpoint.clone(),
-            resume: self.resume,
-            checkpoint_every: std::time::Duration::from_secs_f64(self.checkpoint_secs),
-            progress,
-        })
-    }
-}
-
 const DIVERSITY_EXAMPLES: &str = "\
 EXAMPLES:
   rephyre diversity --tier ball --out diversity.csv --plot diversity.svg
@@ -557,7 +578,7 @@ EXAMPLES:
   rephyre witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
   rephyre witness --templates 00100-00104 --tier ball --no-seeds --out single-ball.csv
   rephyre witness --retry witnesses.csv --budget 50000 --no-seeds --seed 1 --out witnesses.csv
-  rephyre witness --verify harness/data/witnesses.csv";
+  rephyre witness --verify studies/data/witnesses.csv";
 
 #[derive(Debug, Args)]
 #[command(after_help = WITNESS_EXAMPLES)]

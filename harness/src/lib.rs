@@ -1,10 +1,8 @@
-//! The `rephyre` command's library: it wires the engine, tasks, raster and agents crates into
-//! commands. Everything here is plumbing; physics, task rules and pictures live in their crates.
+//! The `rephyre` command: argument parsing, progress and output. Every computation lives in the
+//! library crates (`studies` for the studies and their runner, `tasks`, `engine`, `raster`,
+//! `agents`); a command here turns its arguments into their typed inputs, calls them and writes
+//! or prints what they return.
 
 pub mod cli;
 pub mod commands;
-pub mod output;
-pub mod parity;
-pub mod rng;
-pub mod runner;
-pub mod stats;
+pub mod progress;

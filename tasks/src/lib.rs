@@ -8,6 +8,7 @@
 //! * the built-in 5,000 PHYRE-B/2B tasks, embedded in the crate ([`TaskSet::builtin`]);
 //! * action validity and quantization ([`validate_action`]) and the stable-solution
 //!   neighbourhood ([`stable_neighbours`]);
+//! * an action's [`Status`] ([`status`]) and the stable-solution rule ([`unstable_neighbour`]);
 //! * the evaluation folds ([`folds::split`]);
 //! * templates defined in Rust ([`template`]);
 //! * simulating a validated action ([`outcome::simulate`]) and the shared counter-based random
@@ -28,6 +29,7 @@ pub mod model;
 pub mod outcome;
 pub mod rng;
 pub mod simulation;
+pub mod status;
 pub mod store;
 pub mod taskset;
 pub mod template;
@@ -46,6 +48,7 @@ pub use model::{
 };
 pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptions};
 pub use simulation::{BuildError, ObjectDescriptor, SimulationSetup, UserBall};
+pub use status::{status, status_of_validated, unstable_neighbour, Status};
 pub use store::StoreError;
 pub use taskset::{LoadError, LookupError, TaskSet};
 pub use thrift::{ThriftError, ThriftErrorKind};

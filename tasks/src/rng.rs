@@ -36,13 +36,19 @@ pub fn uniform_vector(seed: u64, stream: u64, index: u64, dims: usize) -> Vec<f6
         .collect()
 }
 
-/// A stable 64-bit key for a string (e.g. a task id), used as a stream number.
-pub fn stream_of(s: &str) -> u64 {
+/// FNV-1a over bytes: the one content hash of rephyre's inputs (stream numbers, fingerprints of
+/// task data and reference files in checkpoints).
+pub fn fnv64(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for b in s.bytes() {
+    for &b in bytes {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
-    mix64(h)
+    h
+}
+
+/// A stable 64-bit key for a string (e.g. a task id), used as a stream number.
+pub fn stream_of(s: &str) -> u64 {
+    mix64(fnv64(s.as_bytes()))
 }
 
 #[cfg(test)]

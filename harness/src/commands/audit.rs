@@ -4,11 +4,11 @@
 
 use super::Ctx;
 use crate::cli::AuditArgs;
-use crate::output::{check_writable, write_atomic};
 use anyhow::{bail, Context, Result};
 use audit::{AuditPlan, RunRecord};
 use rayon::prelude::*;
 use std::time::Instant;
+use studies::files::{check_writable, write_atomic};
 
 /// Golden files committed for the built-in tasks (tests/golden/).
 const GOLDEN_FULL: &str = include_str!("../../../tests/golden/audit-full.txt");

@@ -14,10 +14,11 @@ pub mod solvability;
 pub mod tasks_cmd;
 pub mod witness;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{CheckpointArgs, Cli, Command};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use studies::runner::RunConfig;
 use tasks::{Task, TaskSet, Tier};
 
 /// What every command may need besides its own arguments.
@@ -57,6 +58,29 @@ impl Ctx {
                 Ok(Box::leak(Box::new(set)))
             }
         }
+    }
+
+    /// The runner configuration of a command without checkpoints: `--threads` and progress.
+    pub fn run_config_plain(&self) -> RunConfig {
+        RunConfig {
+            threads: self.threads,
+            progress: self.progress.then(crate::progress::bar),
+            ..RunConfig::default()
+        }
+    }
+
+    /// The runner configuration of a command with `--checkpoint`, `--resume` (checked: a
+    /// positive interval between checkpoints).
+    pub fn run_config(&self, c: &CheckpointArgs) -> Result<RunConfig> {
+        if !(c.checkpoint_secs > 0.0 && c.checkpoint_secs < 1e6) {
+            bail!("--checkpoint-secs must be a positive number of seconds");
+        }
+        Ok(RunConfig {
+            checkpoint: c.checkpoint.clone(),
+            resume: c.resume,
+            checkpoint_every: std::time::Duration::from_secs_f64(c.checkpoint_secs),
+            ..self.run_config_plain()
+        })
     }
 
     /// A rayon pool with `--threads` workers.
@@ -180,81 +204,22 @@ pub fn parse_templates(text: &str) -> Result<Vec<u32>> {
     Ok(out)
 }
 
-/// The tasks a batch command works on: the given templates (default: the templates whose tasks
-/// are of `tier`), the first `per_template` tasks of each, in id order. Every named template
-/// must exist in the set.
+/// The tasks a batch command works on ([`studies::selection::select_tasks`]) with the
+/// templates of a `--templates` list.
 pub fn select_tasks<'a>(
     set: &'a TaskSet,
     tier: Tier,
     templates: Option<&str>,
     per_template: Option<u32>,
 ) -> Result<Vec<&'a Task>> {
-    let templates = match templates {
-        Some(text) => templates_in_set(set, text)?,
-        None => {
-            let list: Vec<u32> = set
-                .templates()
-                .into_iter()
-                .filter(|&t| set.template(t).iter().all(|task| task.tier() == tier))
-                .collect();
-            if list.is_empty() {
-                bail!("the task set has no templates of the {tier} tier");
-            }
-            list
-        }
-    };
-    let mut out = Vec::new();
-    for t in templates {
-        let tasks = set.template(t);
-        let n = per_template.map_or(tasks.len(), |n| (n as usize).min(tasks.len()));
-        out.extend(tasks[..n].iter());
-    }
-    Ok(out)
-}
-
-/// The templates of a `--templates` list, each checked to have tasks in `set`.
-pub fn templates_in_set(set: &TaskSet, text: &str) -> Result<Vec<u32>> {
-    let list = parse_templates(text)?;
-    for &t in &list {
-        if set.template(t).is_empty() {
-            bail!("template {t:05} has no tasks in the task set");
-        }
-    }
-    Ok(list)
-}
-
-/// FNV-1a over bytes (fingerprints of task data for checkpoints).
-pub fn fnv64(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// A fingerprint of the given tasks' full content (ids, scenes, goals), for checkpoints.
-pub fn tasks_fingerprint(tasks: &[&Task]) -> Result<String> {
-    let owned: Vec<Task> = tasks.iter().map(|t| (*t).clone()).collect();
-    let n = owned.len();
-    let set = TaskSet::from_tasks(owned).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(format!(
-        "{n} tasks, content {:016x}",
-        fnv64(&set.to_store_bytes(false))
-    ))
-}
-
-/// An action as text, shortest round-trip form, components separated by `sep`.
-pub fn action_text(a: &[f64], sep: &str) -> String {
-    a.iter()
-        .map(|v| format!("{v}"))
-        .collect::<Vec<_>>()
-        .join(sep)
+    let templates = templates.map(parse_templates).transpose()?;
+    studies::selection::select_tasks(set, tier, templates.as_deref(), per_template)
 }
 
 /// Check all the given output paths before any long work starts.
 pub fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a std::path::Path>) -> Result<()> {
     for p in paths {
-        crate::output::check_writable(p)?;
+        studies::files::check_writable(p)?;
     }
     Ok(())
 }
@@ -287,16 +252,5 @@ mod tests {
         assert!(parse_templates("123456").is_err());
         assert!(parse_templates("a").is_err());
         assert!(parse_templates("").is_err());
-    }
-
-    #[test]
-    fn default_selection_is_the_tier_templates() {
-        let set = TaskSet::builtin();
-        let ball = select_tasks(set, Tier::Ball, None, Some(2)).unwrap();
-        assert_eq!(ball.len(), 50);
-        assert!(ball.iter().all(|t| t.tier() == Tier::Ball));
-        let two = select_tasks(set, Tier::TwoBalls, Some("00100,00124"), None).unwrap();
-        assert_eq!(two.len(), 200);
-        assert!(select_tasks(set, Tier::Ball, Some("00050"), None).is_err());
     }
 }

@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
     let set = ctx.task_set()?;
     let task = lookup(set, &a.id)?;
     let tier = a.tier.unwrap_or(task.tier());
-    crate::output::check_writable(&a.out)?;
+    studies::files::check_writable(&a.out)?;
     let balls: Vec<UserBall> = match &action {
         None => Vec::new(),
         Some(action) => {
@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
     } else {
         png_bytes(&obs, a.scale as usize)?
     };
-    crate::output::write_atomic(&a.out, &bytes)?;
+    studies::files::write_atomic(&a.out, &bytes)?;
     println!(
         "{} step {} -> {} ({})",
         task.id(),

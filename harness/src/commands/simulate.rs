@@ -35,7 +35,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
     let tier = a.tier.unwrap_or(task.tier());
     check_action_len(&action, tier)?;
     if let Some(g) = &a.gif {
-        crate::output::check_writable(g)?;
+        studies::files::check_writable(g)?;
     }
     let mut report = Report {
         task: task.id().to_string(),
@@ -95,7 +95,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
         writeln!(
             out,
             "action:           {}",
-            super::action_text(&report.action, ",")
+            studies::action_text(&report.action, ",")
         )?;
         match &report.reason {
             Some(r) => writeln!(out, "status:           INVALID ({r})")?,

@@ -40,13 +40,13 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             let set = ctx.task_set()?;
             let task = lookup(set, &id)?;
             if let Some(p) = &png {
-                crate::output::check_writable(p)?;
+                studies::files::check_writable(p)?;
             }
             let mut out = std::io::stdout().lock();
             write_task(&mut out, task)?;
             if let Some(p) = &png {
                 let obs = super::render::observe(task, &[], 0)?;
-                crate::output::write_atomic(p, &super::render::png_bytes(&obs, scale as usize)?)?;
+                studies::files::write_atomic(p, &super::render::png_bytes(&obs, scale as usize)?)?;
                 writeln!(out, "png:         {}", p.display())?;
             }
             out.flush()?;
@@ -58,7 +58,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             columns,
             out,
         } => {
-            crate::output::check_writable(&out)?;
+            studies::files::check_writable(&out)?;
             let set = ctx.task_set()?;
             let wanted = match templates.as_deref() {
                 Some(list) => super::parse_templates(list)?,
@@ -75,7 +75,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             }
             let sheet = raster::contact_sheet(&scenes, columns);
             let bytes = raster::picture::png_bytes(&sheet).map_err(|e| anyhow::anyhow!("{e}"))?;
-            crate::output::write_atomic(&out, &bytes)?;
+            studies::files::write_atomic(&out, &bytes)?;
             println!(
                 "{} scenes -> {} ({}×{} px)",
                 scenes.len(),
@@ -86,11 +86,11 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Ok(())
         }
         TasksCommand::Import { file, out } => {
-            crate::output::check_writable(&out)?;
+            studies::files::check_writable(&out)?;
             let tasks = tasks::import::import_phyre_file(&file)
                 .map_err(|e| anyhow::anyhow!("cannot import {}: {e}", file.display()))?;
             let set = TaskSet::from_tasks(tasks).map_err(|e| anyhow::anyhow!("{e}"))?;
-            crate::output::write_atomic(&out, &set.to_store_bytes(true))?;
+            studies::files::write_atomic(&out, &set.to_store_bytes(true))?;
             let ball = set.tier(tasks::Tier::Ball).count();
             println!(
                 "imported {} tasks ({} ball, {} two_balls, {} templates) into {}",

@@ -8,7 +8,7 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     // The first 60 rows of the original's timing pairs (two-ball tier: half are invalid).
-    let all = include_str!("../../data/phyre-0.2.2/speed/pairs-two_balls.csv");
+    let all = include_str!("../../../studies/data/phyre-0.2.2/speed/pairs-two_balls.csv");
     let rows: String = all.lines().take(61).map(|l| format!("{l}\n")).collect();
     let file = dir.join("pairs.csv");
     std::fs::write(&file, rows).unwrap();

@@ -13,7 +13,7 @@ use crate::common::{col, fails, ok, parse_csv, run, s};
 fn witness_search_carries_sibling_solutions_and_keeps_exploring() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
-    let committed = include_str!("../../data/witnesses.csv");
+    let committed = include_str!("../../../studies/data/witnesses.csv");
     let row = |id: &str| {
         committed
             .lines()
@@ -61,11 +61,11 @@ fn witness_search_carries_sibling_solutions_and_keeps_exploring() {
         .split(' ')
         .map(|x| x.parse().unwrap())
         .collect();
-    let carried: Vec<String> = agents::witness::transfer_solution(from, to, &action)
+    let carried: Vec<String> = studies::witness::transfer_solution(from, to, &action)
         .iter()
         .filter_map(|a| tasks::validate_action(to, tasks::ActionTier::TwoBalls, a).ok())
         .map(|v| {
-            let b = agents::witness::lattice_of(&v);
+            let b = studies::witness::lattice_of(&v);
             b.iter()
                 .flat_map(|b| b.iter().map(|x| x.to_string()))
                 .collect::<Vec<_>>()

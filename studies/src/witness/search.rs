@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use engine::{Fixed, Transform, Vec2};
 use tasks::{
-    rng, simulate, stable_neighbours, validate_action, ActionTier, SimOptions, Task, ValidAction,
+    rng, simulate, unstable_neighbour, validate_action, ActionTier, SimOptions, Task, ValidAction,
     NEIGHBOUR_SHIFTS,
 };
 
@@ -152,14 +152,10 @@ pub fn stability(task: &Task, tier: ActionTier, action: &[f64], sims: &mut u64) 
     if !solved(&v) {
         return Stability::NotSolved;
     }
-    for (k, n) in stable_neighbours(task, &v).iter().enumerate() {
-        if let Ok(n) = n {
-            if !solved(n) {
-                return Stability::Unstable(k);
-            }
-        }
+    match unstable_neighbour(task, &v, solved) {
+        Some(k) => Stability::Unstable(k),
+        None => Stability::Stable,
     }
-    Stability::Stable
 }
 
 /// The search's memory of simulated outcomes, keyed by exact quantized balls (Q32.32 raw).
@@ -199,14 +195,11 @@ impl Oracle<'_> {
         if !self.solved(&v) {
             return Stability::NotSolved;
         }
-        for (k, n) in stable_neighbours(self.task, &v).iter().enumerate() {
-            if let Ok(n) = n {
-                if !self.solved(n) {
-                    return Stability::Unstable(k);
-                }
-            }
+        let task = self.task;
+        match unstable_neighbour(task, &v, |n| self.solved(n)) {
+            Some(k) => Stability::Unstable(k),
+            None => Stability::Stable,
         }
-        Stability::Stable
     }
 }
 

@@ -5,8 +5,8 @@
 //! give the not-solved exits; the committed witnesses give solved runs, many of which come to
 //! rest while the goal holds (the at-rest exit).
 
-use harness::commands::witness::parse_witnesses;
 use rayon::prelude::*;
+use studies::witness::parse_witnesses;
 use tasks::{sample_action, simulate, validate_action, Outcome, SimOptions, Task, TaskSet};
 
 const WITNESSES: &str = include_str!("../data/witnesses.csv");

@@ -6,15 +6,14 @@
 //! Every few seconds the states of all tasks are written to a checkpoint (atomically); a resumed
 //! run continues each task from its saved state and therefore reaches the same final bytes.
 
-use crate::output::write_atomic;
+use crate::files::write_atomic;
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A job made of independent tasks that advance in batches.
@@ -42,14 +41,43 @@ pub trait TaskJob: Sync {
     }
 }
 
+/// What a run reports while it works: a progress bar, a log line, or nothing. The runner calls
+/// it from its worker and checkpoint threads; nothing it does can change a result.
+pub trait Progress: Send + Sync {
+    /// The run starts with `total` tasks, `finished` of them already done (restored).
+    fn start(&self, total: u64, finished: u64);
+    /// Simulations per second so far (called a few times a second).
+    fn rate(&self, sims_per_second: f64);
+    /// One more task is finished.
+    fn task_finished(&self);
+    /// The run is over.
+    fn finish(&self);
+}
+
 /// How to run a job.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RunConfig {
+    /// Worker threads (`None`: one per core). Results do not depend on it.
     pub threads: Option<usize>,
+    /// Where to save the tasks' states every `checkpoint_every`.
     pub checkpoint: Option<PathBuf>,
+    /// Continue from `checkpoint` (a missing file starts afresh).
     pub resume: bool,
     pub checkpoint_every: Duration,
-    pub progress: bool,
+    /// Where progress goes (`None`: nowhere).
+    pub progress: Option<Arc<dyn Progress>>,
+}
+
+impl std::fmt::Debug for RunConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunConfig")
+            .field("threads", &self.threads)
+            .field("checkpoint", &self.checkpoint)
+            .field("resume", &self.resume)
+            .field("checkpoint_every", &self.checkpoint_every)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for RunConfig {
@@ -59,7 +87,7 @@ impl Default for RunConfig {
             checkpoint: None,
             resume: false,
             checkpoint_every: Duration::from_secs(5),
-            progress: false,
+            progress: None,
         }
     }
 }
@@ -116,21 +144,14 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
     let slots = Mutex::new(slots);
     let sims = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
-    let bar = if cfg.progress {
-        ProgressBar::new(n as u64)
-    } else {
-        ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::hidden())
+    let progress: &dyn Progress = match &cfg.progress {
+        Some(p) => p.as_ref(),
+        None => &Silent,
     };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} tasks, {msg} ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
     {
         let s = slots.lock().expect("no poisoning");
-        bar.set_position(s.iter().filter(|x| matches!(x, Some((true, _)))).count() as u64);
+        let finished = s.iter().filter(|x| matches!(x, Some((true, _)))).count();
+        progress.start(n as u64, finished as u64);
     }
     let start = Instant::now();
     let pool = {
@@ -169,7 +190,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                 }
                 let rate =
                     sims.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{rate:.0} sims/s"));
+                progress.rate(rate);
             }
             Ok(())
         });
@@ -195,7 +216,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                         break;
                     }
                 }
-                bar.inc(1);
+                progress.task_finished();
             })
         });
         finished.store(true, Ordering::Release);
@@ -203,12 +224,22 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         save(&slots)
     });
     result?;
-    bar.finish_and_clear();
+    progress.finish();
     let slots = slots.into_inner().expect("no poisoning");
     Ok(slots
         .into_iter()
         .map(|s| s.map(|(_, st)| st).unwrap_or_default())
         .collect())
+}
+
+/// Progress that goes nowhere.
+struct Silent;
+
+impl Progress for Silent {
+    fn start(&self, _: u64, _: u64) {}
+    fn rate(&self, _: f64) {}
+    fn task_finished(&self) {}
+    fn finish(&self) {}
 }
 
 /// The most indices [`ordered_speculative`] evaluates at once.
@@ -303,7 +334,7 @@ mod tests {
         }
         fn advance(&self, task: usize, s: &mut ToyState) -> bool {
             for i in 0..100u64 {
-                s.sum += crate::rng::word(1, task as u64, s.batches as u64 * 100 + i, 0) % 1000;
+                s.sum += tasks::rng::word(1, task as u64, s.batches as u64 * 100 + i, 0) % 1000;
             }
             s.batches += 1;
             s.sum > 100_000 + 10_000 * task as u64
@@ -386,7 +417,7 @@ mod tests {
         fn advance(&self, task: usize, s: &mut ToyState) -> bool {
             self.calls.fetch_add(1, Ordering::Relaxed);
             if s.batches < self.target {
-                s.sum += crate::rng::word(2, task as u64, s.batches as u64, 0) % 1000;
+                s.sum += tasks::rng::word(2, task as u64, s.batches as u64, 0) % 1000;
                 s.batches += 1;
             }
             s.batches >= self.target
@@ -439,7 +470,7 @@ mod tests {
     }
 
     fn value(i: u64) -> Option<u64> {
-        let w = crate::rng::word(3, 7, i, 0);
+        let w = tasks::rng::word(3, 7, i, 0);
         (!w.is_multiple_of(3)).then_some(w % 1000)
     }
 

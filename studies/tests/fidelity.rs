@@ -1,10 +1,11 @@
 //! Fidelity ratchet: on a fixed seventh of the original's reference rows (every 7th row of
-//! outcomes-A.csv, committed in harness/data), rephyre must keep the agreement it has reached.
+//! outcomes-A.csv, committed in studies/data), rephyre must keep the agreement it has reached.
 //! Raise the floors when the engine gets closer to the original; never lower them silently.
 //! Full figures: `rephyre parity` and docs/fidelity.md.
 
-use harness::parity::{builtin_reference, parse_reference, status_of, RowKind};
 use rayon::prelude::*;
+use studies::parity::{builtin_reference, parse_reference, RowKind};
+use tasks::Status;
 
 /// Floors (measured values at the time of writing in comments).
 const MIN_VALIDITY: f64 = 1.0; // measured 1.0 (0 mismatches)
@@ -16,25 +17,25 @@ fn agreement_with_the_original_does_not_regress() {
     let rows = parse_reference(&builtin_reference().unwrap()).unwrap();
     let set = tasks::TaskSet::builtin();
     let sample: Vec<_> = rows.iter().step_by(7).collect();
-    let ours: Vec<i8> = sample
+    let ours: Vec<Status> = sample
         .par_iter()
         .map(|r| {
             let task = set.lookup(&r.task_id).unwrap();
-            status_of(task, tasks::Tier::parse(&r.tier).unwrap(), &r.action)
+            tasks::status(task, tasks::Tier::parse(&r.tier).unwrap(), &r.action)
         })
         .collect();
     let mut valid_same = 0usize;
     let (mut both, mut agree, mut stable, mut stable_ok) = (0usize, 0usize, 0usize, 0usize);
     for (r, &o) in sample.iter().zip(&ours) {
-        valid_same += ((r.status == 0) == (o == 0)) as usize;
+        valid_same += (r.status.is_valid() == o.is_valid()) as usize;
         match r.kind {
-            RowKind::Random if r.status != 0 && o != 0 => {
+            RowKind::Random if r.status.is_valid() && o.is_valid() => {
                 both += 1;
                 agree += (r.status == o) as usize;
             }
             RowKind::StableSolution => {
                 stable += 1;
-                stable_ok += (o == 1) as usize;
+                stable_ok += (o == Status::Solved) as usize;
             }
             _ => {}
         }

@@ -1,13 +1,13 @@
 //! PHYRE-B and PHYRE-2B tasks are solvable in rephyre: the committed witness file
-//! (`harness/data/witnesses.csv`, written by `rephyre witness`) holds one stable solution for
+//! (`studies/data/witnesses.csv`, written by `rephyre witness`) holds one stable solution for
 //! each task the search could settle, and this test re-checks every one of them with the SPEC §8
 //! stable-solution test (solved, and each of the 8 half-pixel neighbours solved or invalid).
 //! An engine change that breaks a witness fails here; regenerate the file with the commands in
 //! docs/fidelity.md. The number of witnessed tasks is a ratchet: raise it, never lower it.
 
-use harness::commands::witness::{parse_witnesses, verify_row, VerifyFailure};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use studies::witness::{parse_witnesses, verify_row, VerifyFailure};
 use tasks::TaskSet;
 
 const WITNESSES: &str = include_str!("../data/witnesses.csv");

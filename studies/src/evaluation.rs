@@ -1,0 +1,420 @@
+//! The paper's agents on the evaluation setups and folds (AUCCESS, success@10), and the
+//! one-sided Wilcoxon comparison of two agents over paired folds.
+//!
+//! Every agent here acts on one fixed action set per tier (`actions` actions from `seed`). The
+//! status of every (task, action) pair of the tier (the outcome table) is computed once, in
+//! parallel, checkpointed and resumable (`cache`), and shared by every agent, setup and fold.
+
+use crate::runner::{self, RunConfig, TaskJob};
+use crate::selection::tasks_fingerprint;
+use crate::stats::mean_and_population_std;
+use agents::auccess::{auccess, success_at, success_curve, SolvedAt};
+use agents::{
+    evaluate, ActionSet, Agent, Mem, MemO, Optimal, Rand, Status, StatusTable, MAX_ATTEMPTS,
+};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+use tasks::{Setup, Task, TaskSet, Tier};
+
+/// The paper's Table 1 AUCCESS (B cross, B within, 2B cross, 2B within) for comparison.
+const PAPER: [(&str, [Option<f64>; 4]); 3] = [
+    ("RAND", [Some(13.0), Some(13.7), Some(2.6), Some(3.6)]),
+    ("MEM", [Some(18.5), Some(2.4), Some(3.7), Some(3.2)]),
+    ("MEM-O", [Some(22.8), None, Some(4.9), None]),
+];
+
+/// The agents of the paper's Table 1 that rephyre has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AgentKind {
+    Rand,
+    Mem,
+    MemO,
+    Optimal,
+}
+
+impl AgentKind {
+    /// Every agent, in the order of the paper's table.
+    pub const ALL: [AgentKind; 4] = [
+        AgentKind::Rand,
+        AgentKind::Mem,
+        AgentKind::MemO,
+        AgentKind::Optimal,
+    ];
+
+    /// A fresh agent of this kind for `setup`.
+    fn make(self, setup: Setup, actions: usize, seed: u64) -> Box<dyn Agent> {
+        match self {
+            AgentKind::Rand => Box::new(Rand::new(seed, actions)),
+            AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
+            AgentKind::MemO => Box::new(MemO::new(actions)),
+            AgentKind::Optimal => Box::new(Optimal::new(actions)),
+        }
+    }
+}
+
+/// Which of a fold's tasks the agents are evaluated on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalSplit {
+    Test,
+    Dev,
+}
+
+impl EvalSplit {
+    /// Its name in the results (`test`, `dev`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalSplit::Test => "test",
+            EvalSplit::Dev => "dev",
+        }
+    }
+}
+
+/// What an evaluation covers.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub setups: Vec<Setup>,
+    pub agents: Vec<AgentKind>,
+    /// Folds (0-9).
+    pub folds: Vec<u32>,
+    pub split: EvalSplit,
+    /// Size of the agents' fixed action set per tier.
+    pub actions: usize,
+    /// Seed of the action set and of RAND's orders.
+    pub seed: u64,
+    /// The outcome tables are checkpointed to `cache.<tier>.ckpt` and resumed from it.
+    pub cache: Option<PathBuf>,
+}
+
+/// How an outcome table came out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableSummary {
+    pub tier: Tier,
+    pub tasks: usize,
+    pub actions: usize,
+    /// Share of the (task, action) pairs that are invalid (the original's: 27 % ball, 50 %
+    /// two balls, SPEC §9).
+    pub invalid_share: f64,
+    pub seconds: f64,
+}
+
+/// An evaluation's results.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// One per (setup, agent, fold), in that order.
+    pub results: Vec<FoldResult>,
+    /// Per (agent, setup): its name and the success curve over all its folds' tasks.
+    pub curves: Vec<(String, Vec<f64>)>,
+    /// The outcome table of each tier used.
+    pub tables: Vec<TableSummary>,
+}
+
+/// Computing one tier's status table: one runner task per PHYRE task, batches of actions.
+struct TableJob<'a> {
+    tasks: Vec<&'a Task>,
+    set: ActionSet,
+    tier: Tier,
+    /// Names everything that determines the table's columns, see [`TableJob::new`].
+    fingerprint: String,
+}
+
+impl<'a> TableJob<'a> {
+    fn new(tasks: Vec<&'a Task>, set: ActionSet, tier: Tier) -> Result<TableJob<'a>> {
+        // The action count is left out: a set is a prefix of every larger set of the same seed
+        // and tier, so a table of N actions is the first N columns of a larger one, and a cache
+        // serves any --actions (computing only the columns it lacks). The tasks' full content
+        // is in, so a --tasks file with the same ids and other scenes is not served stale rows.
+        let fingerprint = format!(
+            "eval-table-3 rephyre-{} tier {} seed {} {}",
+            env!("CARGO_PKG_VERSION"),
+            tier,
+            set.seed,
+            tasks_fingerprint(&tasks)?
+        );
+        Ok(TableJob {
+            tasks,
+            set,
+            tier,
+            fingerprint,
+        })
+    }
+}
+
+#[derive(Clone, Default, Serialize, Deserialize)]
+struct Row {
+    codes: Vec<u8>,
+}
+
+const BATCH: usize = 64;
+
+impl TaskJob for TableJob<'_> {
+    type State = Row;
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+    fn advance(&self, task: usize, row: &mut Row) -> bool {
+        let t = self.tasks[task];
+        let end = (row.codes.len() + BATCH).min(self.set.len()) as u64;
+        // The batch's actions are simulated in parallel (all of them are used) and stored in
+        // order.
+        runner::ordered_speculative(
+            row,
+            |row| (row.codes.len() < end as usize).then_some(row.codes.len() as u64),
+            |row| end - row.codes.len() as u64,
+            |a| tasks::status(t, self.tier, &self.set.actions[a as usize]).code(),
+            |row, _, code| row.codes.push(code),
+        );
+        row.codes.len() >= self.set.len()
+    }
+    fn simulations(&self, row: &Row) -> u64 {
+        row.codes.len() as u64
+    }
+    fn restored_finished(&self, _: usize, _: bool, row: &Row) -> bool {
+        row.codes.len() >= self.set.len()
+    }
+}
+
+/// One (agent, setup, fold) result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FoldResult {
+    pub agent: String,
+    pub setup: String,
+    pub fold: u32,
+    pub split: String,
+    pub tasks: usize,
+    pub auccess: f64,
+    pub success_at_10: f64,
+    pub seconds: f64,
+    pub actions: usize,
+}
+
+/// Evaluate every agent on every setup and fold of `params` (the agents run in parallel over the
+/// folds on `cfg.threads` workers; the outcome tables on the runner).
+pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
+    if params.actions == 0 {
+        bail!("--actions must be at least 1");
+    }
+    let pool = {
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = cfg.threads {
+            b = b.num_threads(t);
+        }
+        b.build().context("cannot start worker threads")?
+    };
+    let mut results: Vec<FoldResult> = Vec::new();
+    let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut tables = Vec::new();
+    let mut tiers: Vec<Tier> = params.setups.iter().map(|s| s.tier()).collect();
+    tiers.dedup();
+    for tier in tiers {
+        let tier_tasks: Vec<&Task> = set.tier(tier).collect();
+        if tier_tasks.is_empty() {
+            bail!("the task set has no {tier} tasks");
+        }
+        let action_set = ActionSet::new(params.seed, tier, params.actions);
+        let job = TableJob::new(tier_tasks.clone(), action_set, tier)?;
+        let cache = params
+            .cache
+            .as_ref()
+            .map(|c| c.with_extension(format!("{tier}.ckpt")));
+        let started = Instant::now();
+        let rows = runner::run(
+            &job,
+            &RunConfig {
+                checkpoint: cache.clone(),
+                resume: cache.is_some(),
+                ..cfg.clone()
+            },
+        )?;
+        let table = StatusTable {
+            actions: params.actions,
+            templates: tier_tasks.iter().map(|t| t.id().template()).collect(),
+            // A cached row may be longer than this run's set; its first columns are this set's.
+            codes: rows
+                .into_iter()
+                .flat_map(|mut r| {
+                    r.codes.truncate(params.actions);
+                    r.codes
+                })
+                .collect(),
+        };
+        let invalid = table
+            .codes
+            .iter()
+            .filter(|&&c| c == Status::Invalid.code())
+            .count();
+        tables.push(TableSummary {
+            tier,
+            tasks: tier_tasks.len(),
+            actions: params.actions,
+            invalid_share: invalid as f64 / table.codes.len().max(1) as f64,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
+        for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
+            for &kind in &params.agents {
+                let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = pool.install(|| {
+                    params
+                        .folds
+                        .par_iter()
+                        .map(|&fold| -> Result<(FoldResult, Vec<SolvedAt>)> {
+                            let split = tasks::folds::split_tasks(set, setup, fold)?;
+                            let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
+                                v.iter().filter_map(&index_of).collect()
+                            };
+                            let (train, dev, test) =
+                                (ids(&split.train), ids(&split.dev), ids(&split.test));
+                            let evaluated = match params.split {
+                                EvalSplit::Dev => &dev,
+                                EvalSplit::Test => &test,
+                            };
+                            let t0 = Instant::now();
+                            let mut agent = kind.make(setup, params.actions, params.seed);
+                            agent.train(&table, &train, &dev);
+                            let solved = evaluate(agent.as_mut(), &table, evaluated);
+                            Ok((
+                                FoldResult {
+                                    agent: agent.name().to_string(),
+                                    setup: setup.to_string(),
+                                    fold,
+                                    split: params.split.name().to_string(),
+                                    tasks: evaluated.len(),
+                                    auccess: auccess(&solved, MAX_ATTEMPTS),
+                                    success_at_10: success_at(&solved, 10),
+                                    seconds: t0.elapsed().as_secs_f64(),
+                                    actions: params.actions,
+                                },
+                                solved,
+                            ))
+                        })
+                        .collect::<Result<Vec<_>>>()
+                })?;
+                let all_solved: Vec<SolvedAt> = per_fold
+                    .iter()
+                    .flat_map(|(_, s)| s.iter().copied())
+                    .collect();
+                curves.push((
+                    format!("{} {}", per_fold[0].0.agent, setup),
+                    success_curve(&all_solved, MAX_ATTEMPTS),
+                ));
+                results.extend(per_fold.into_iter().map(|(r, _)| r));
+            }
+        }
+    }
+    Ok(Report {
+        results,
+        curves,
+        tables,
+    })
+}
+
+impl Report {
+    /// The per-fold results as CSV (the format [`read_results`] reads).
+    pub fn csv_bytes(&self) -> Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &self.results {
+            w.serialize(r)?;
+        }
+        w.into_inner().context("csv")
+    }
+}
+
+/// Mean ± std AUCCESS (×100) per agent and setup, beside the paper's Table 1.
+pub fn table_markdown(results: &[FoldResult]) -> String {
+    let setups = [
+        "ball_cross_template",
+        "ball_within_template",
+        "two_balls_cross_template",
+        "two_balls_within_template",
+    ];
+    let mut agents: Vec<&str> = Vec::new();
+    for r in results {
+        if !agents.contains(&r.agent.as_str()) {
+            agents.push(&r.agent);
+        }
+    }
+    let mut s = String::from(
+        "| agent | B cross | B within | 2B cross | 2B within |\n|---|---|---|---|---|\n",
+    );
+    for agent in agents {
+        let _ = write!(s, "| {agent} |");
+        for (i, setup) in setups.iter().enumerate() {
+            let v: Vec<f64> = results
+                .iter()
+                .filter(|r| r.agent == agent && r.setup == *setup)
+                .map(|r| 100.0 * r.auccess)
+                .collect();
+            let paper = PAPER.iter().find(|p| p.0 == agent).and_then(|p| p.1[i]);
+            let paper = paper.map_or(String::new(), |p| format!(" (paper {p:.1})"));
+            if v.is_empty() {
+                let _ = write!(s, " –{paper} |");
+            } else {
+                let (m, sd) = mean_and_population_std(&v);
+                let _ = write!(s, " {m:.1} ± {sd:.1}{paper} |");
+            }
+        }
+        s.push('\n');
+    }
+    if let Some(r) = results.first() {
+        let folds: Vec<u32> = results
+            .iter()
+            .map(|r| r.fold)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let _ = writeln!(s, "\nAUCCESS × 100, mean ± std over folds {folds:?} ({} split); {} actions in the agents' action set.", r.split, r.actions);
+    }
+    s
+}
+
+/// Read a per-fold results file ([`Report::csv_bytes`]).
+pub fn read_results(path: &std::path::Path) -> Result<Vec<FoldResult>> {
+    let mut r =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    r.deserialize()
+        .collect::<Result<Vec<FoldResult>, _>>()
+        .with_context(|| format!("{} is not an eval results file", path.display()))
+}
+
+/// The one-sided Wilcoxon signed-rank test of "agent A is better than agent B" over the folds
+/// both result sets hold (paired by setup, fold and split; only `setup`'s when given).
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub a: String,
+    pub b: String,
+    /// Paired folds.
+    pub pairs: usize,
+    /// `None` when every difference is zero.
+    pub test: Option<agents::wilcoxon::Wilcoxon>,
+}
+
+/// Compare two agents' results (`a` and `b`, each from one agent) over their paired folds.
+pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Result<Comparison> {
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for x in a.iter().filter(|r| setup.is_none_or(|s| r.setup == s)) {
+        if let Some(y) = b
+            .iter()
+            .find(|y| y.setup == x.setup && y.fold == x.fold && y.split == x.split)
+        {
+            xs.push(x.auccess);
+            ys.push(y.auccess);
+        }
+    }
+    if xs.is_empty() {
+        bail!("the two files share no (setup, fold) pair");
+    }
+    let name = |r: &[FoldResult]| r.first().map_or(String::new(), |f| f.agent.clone());
+    Ok(Comparison {
+        a: name(a),
+        b: name(b),
+        pairs: xs.len(),
+        test: agents::wilcoxon::wilcoxon_greater(&xs, &ys),
+    })
+}

@@ -1,0 +1,37 @@
+//! rephyre's studies as a library: the computations researchers run over many simulations, each a
+//! function over typed inputs with a typed report, and the runner that carries them out in
+//! parallel with checkpoints. The `rephyre` command (crate `harness`), the Python package and
+//! sharded runs present these; they compute nothing of their own.
+//!
+//! - [`runner`]: tasks advanced in batches on a thread pool, checkpointed and resumable; the
+//!   results do not depend on the thread count or on a resume.
+//! - [`solvability`]: SPEC §8 per task (binomial tests on random and stable solutions).
+//! - [`diversity`]: how many tasks of its template one random action solves.
+//! - [`random_curve`]: the random agent's success curve and AUCCESS.
+//! - [`parity`]: rephyre against the original's reference outcomes and rates.
+//! - [`witness`]: the search for one stable solution per task, and its verification.
+//! - [`evaluation`]: the agents on the paper's setups and folds, over the status table of their fixed action set.
+//! - [`bench`]: timing the simulation of a reference table's rows.
+//!
+//! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision and the
+//! intervals) and [`files`] (atomic writes).
+
+pub mod bench;
+pub mod diversity;
+pub mod evaluation;
+pub mod files;
+pub mod parity;
+pub mod random_curve;
+pub mod runner;
+pub mod selection;
+pub mod solvability;
+pub mod stats;
+pub mod witness;
+
+/// An action as text, shortest round-trip form, components separated by `sep`.
+pub fn action_text(a: &[f64], sep: &str) -> String {
+    a.iter()
+        .map(|v| format!("{v}"))
+        .collect::<Vec<_>>()
+        .join(sep)
+}

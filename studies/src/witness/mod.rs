@@ -1,0 +1,622 @@
+//! Witnesses: one stable solution per task, found by the search of [`search`], as a CSV that
+//! proves every listed task solvable in rephyre, and the re-check of such a file.
+//!
+//! Seeds are the original PHYRE's stored solutions (built-in outcomes-A rows of the same action
+//! tier): the task's own first, then those of its template's other tasks, nearest index first;
+//! with `--retry FILE`, each other task's witness in FILE comes before its stored solutions
+//! (a solution that is stable in rephyre for a sibling is the best first guess). After all of
+//! those come the siblings' solutions carried over to this task
+//! ([`search::transfer_solution`]: each ball moved with the body it is nearest to, and
+//! mirrored). Without seeds (`--no-seeds`) the search starts from random actions only. One task
+//! is one runner task, so a run checkpoints, resumes and gives the same bytes on any thread count.
+
+pub mod search;
+
+pub use search::{
+    find_witness, lattice_action, lattice_of, stability, transfer_solution, LatticeBall, Origin,
+    SearchParams, Stability, Witness,
+};
+
+use crate::action_text;
+use crate::parity::{builtin_reference, parse_reference, RowKind};
+use crate::runner::{self, RunConfig, TaskJob};
+use crate::selection::{check_templates, tasks_fingerprint};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use tasks::rng::fnv64;
+use tasks::{validate_action, Task, TaskId, TaskSet, Tier};
+
+/// Seeds tried per task at most.
+pub const MAX_SEEDS: usize = 256;
+
+/// The result of one task's search (the runner's per-task state).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WitnessState {
+    pub found: bool,
+    pub balls: Vec<LatticeBall>,
+    /// "seed" or "random" (empty when nothing was found).
+    pub origin_kind: String,
+    pub origin_index: u64,
+    pub refinements: u32,
+    pub simulations: u64,
+    pub candidates: u64,
+    pub solved: u64,
+}
+
+/// The job: tasks, the action tier of each, their seeds and the search parameters.
+pub struct Job<'a> {
+    pub tasks: Vec<(&'a Task, Tier)>,
+    /// Each task's seeds.
+    seeds: Vec<Seeds>,
+    /// Results kept from a previous file (`--retry`): these tasks are not searched again.
+    kept: Vec<Option<WitnessState>>,
+    budget: Option<u64>,
+    seed: u64,
+    fingerprint: String,
+}
+
+impl<'a> Job<'a> {
+    pub fn params(&self, tier: Tier) -> SearchParams {
+        let mut p = SearchParams::for_tier(tier);
+        if let Some(b) = self.budget {
+            p.budget = b;
+        }
+        p.seed = self.seed;
+        p
+    }
+}
+
+impl TaskJob for Job<'_> {
+    type State = WitnessState;
+
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+
+    fn advance(&self, t: usize, s: &mut WitnessState) -> bool {
+        if let Some(kept) = &self.kept[t] {
+            *s = kept.clone();
+            return true;
+        }
+        let (task, tier) = self.tasks[t];
+        let r = find_witness(task, tier, &self.seeds[t].actions, &self.params(tier));
+        *s = WitnessState {
+            found: r.witness.is_some(),
+            simulations: r.simulations,
+            candidates: r.candidates,
+            solved: r.solved,
+            ..WitnessState::default()
+        };
+        if let Some(w) = r.witness {
+            s.balls = w.balls;
+            s.refinements = w.refinements;
+            (s.origin_kind, s.origin_index) = match w.origin {
+                Origin::Seed(n) if u64::from(n) >= self.seeds[t].plain => {
+                    ("carried".to_string(), u64::from(n))
+                }
+                Origin::Seed(n) => ("seed".to_string(), u64::from(n)),
+                Origin::Random(n) => ("random".to_string(), n),
+            };
+        }
+        true
+    }
+
+    fn simulations(&self, s: &WitnessState) -> u64 {
+        s.simulations
+    }
+}
+
+/// Tasks with the action tier to search them in.
+pub type TaskTiers<'a> = Vec<(&'a Task, Tier)>;
+
+/// The tasks of a search: the given templates (default: every template of the set), the first
+/// `per_template` tasks of each; each with `tier`, or its own tier.
+pub fn select_tasks<'a>(
+    set: &'a TaskSet,
+    templates: Option<&[u32]>,
+    per_template: Option<u32>,
+    tier: Option<Tier>,
+) -> Result<TaskTiers<'a>> {
+    let templates = match templates {
+        Some(list) => {
+            check_templates(set, list)?;
+            list.to_vec()
+        }
+        None => set.templates(),
+    };
+    let mut out = Vec::new();
+    for t in templates {
+        let tasks = set.template(t);
+        let n = per_template.map_or(tasks.len(), |n| (n as usize).min(tasks.len()));
+        out.extend(
+            tasks[..n]
+                .iter()
+                .map(|task| (task, tier.unwrap_or(task.tier()))),
+        );
+    }
+    Ok(out)
+}
+
+/// Seeds per task: the original's stored solutions of the same action tier (own stable, own
+/// unstable), then, nearest index first, each other task of the template: its rephyre witness
+/// (given in `witnesses`, e.g. the rows of a `--retry` file) before its stored solutions, stable
+/// before unstable (at most [`MAX_SEEDS`] of these "plain" seeds); then the other tasks'
+/// solutions among them carried over to this task.
+#[derive(Clone, Debug, Default)]
+struct Seeds {
+    /// The seed actions, in the order the search tries them.
+    actions: Vec<Vec<f64>>,
+    /// How many come first as the task's own stored solutions.
+    own: u64,
+    /// How many are plain (the rest are carried over from siblings).
+    plain: u64,
+}
+
+/// A found witness usable as a seed for its template's other tasks.
+pub struct SiblingWitness<'w> {
+    pub task_id: &'w str,
+    pub tier: Tier,
+    pub action: &'w [f64],
+}
+
+fn seeds_for(
+    set: &TaskSet,
+    tasks: &[(&Task, Tier)],
+    reference: &str,
+    witnesses: &[SiblingWitness],
+) -> Result<Vec<Seeds>> {
+    let rows = parse_reference(reference)?;
+    let id_of = |id: &str, line: String| -> Result<TaskId> {
+        id.parse()
+            .with_context(|| format!("{line}: bad task id {id:?}"))
+    };
+    // (template, tier) -> [(task index, source, row order, action)]; source 0 is a rephyre
+    // witness, then the original's stable and unstable solutions.
+    type Stored<'r> = Vec<(u32, u8, usize, &'r [f64])>;
+    let mut by_template: BTreeMap<(u32, String), Stored> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        let source = match r.kind {
+            RowKind::Random => continue,
+            RowKind::StableSolution => 1,
+            RowKind::UnstableSolution => 2,
+        };
+        let id = id_of(&r.task_id, format!("reference row {}", i + 2))?;
+        by_template
+            .entry((id.template(), r.tier.clone()))
+            .or_default()
+            .push((id.index(), source, i, &r.action));
+    }
+    for (i, w) in witnesses.iter().enumerate() {
+        let id = id_of(w.task_id, format!("witness row {}", i + 2))?;
+        by_template
+            .entry((id.template(), w.tier.to_string()))
+            .or_default()
+            .push((id.index(), 0, i, w.action));
+    }
+    Ok(tasks
+        .iter()
+        .map(|(task, tier)| {
+            let id = task.id();
+            let key = (id.template(), tier.to_string());
+            let Some(rows) = by_template.get(&key) else {
+                return Seeds::default();
+            };
+            let own = id.index();
+            let mut order: Vec<_> = rows
+                .iter()
+                // A task's own witness is no seed: it would be found already.
+                .filter(|&&(index, source, _, _)| !(index == own && source == 0))
+                .map(|&(index, source, row, action)| {
+                    let sibling = index != own;
+                    ((sibling, own.abs_diff(index), source, index, row), action)
+                })
+                .collect();
+            order.sort_by_key(|a| a.0); // (source, row) is unique: a total order
+            order.truncate(MAX_SEEDS);
+            let own_count = order.iter().filter(|(k, _)| !k.0).count() as u64;
+            // Then the siblings' solutions carried over to this task (each ball moved with the
+            // body it is nearest to), in the same order: tried after every plain seed, so a
+            // task a plain seed solves is searched exactly as before.
+            let carried: Vec<Vec<f64>> = order
+                .iter()
+                .filter(|(k, _)| k.0)
+                .flat_map(|&((_, _, _, index, _), a)| {
+                    TaskId::new(id.template(), index)
+                        .and_then(|sid| set.get(&sid))
+                        .map(|from| transfer_solution(from, task, a))
+                        .unwrap_or_default()
+                })
+                .collect();
+            let mut actions: Vec<Vec<f64>> = order.into_iter().map(|(_, a)| a.to_vec()).collect();
+            let plain = actions.len() as u64;
+            actions.extend(carried);
+            Seeds {
+                actions,
+                own: own_count,
+                plain,
+            }
+        })
+        .collect())
+}
+
+fn balls_text(balls: &[LatticeBall]) -> String {
+    balls
+        .iter()
+        .map(|b| format!("{} {} {}", b[0], b[1], b[2]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+const HEADER: [&str; 9] = [
+    "task_id",
+    "tier",
+    "found",
+    "origin",
+    "refinements",
+    "simulations",
+    "candidates",
+    "balls",
+    "action",
+];
+
+/// The CSV report: one row per task, in task order.
+pub fn csv_bytes(job: &Job, states: &[WitnessState]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(HEADER)?;
+    for ((task, tier), s) in job.tasks.iter().zip(states) {
+        let origin = if s.found {
+            format!("{}:{}", s.origin_kind, s.origin_index)
+        } else {
+            String::new()
+        };
+        let action = if s.found {
+            action_text(&lattice_action(&s.balls), " ")
+        } else {
+            String::new()
+        };
+        w.write_record([
+            task.id().to_string(),
+            tier.to_string(),
+            s.found.to_string(),
+            origin,
+            s.refinements.to_string(),
+            s.simulations.to_string(),
+            s.candidates.to_string(),
+            balls_text(&s.balls),
+            action,
+        ])?;
+    }
+    w.into_inner()
+        .map_err(|e| anyhow::anyhow!("cannot write the CSV: {e}"))
+}
+
+/// Per-template Markdown summary and the list of tasks without a witness.
+pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
+    #[derive(Default)]
+    struct Agg {
+        tasks: u64,
+        found: u64,
+        own_seed: u64,
+        template_seed: u64,
+        carried: u64,
+        random: u64,
+        refined: u64,
+        sims: u64,
+        max_sims: u64,
+    }
+    let mut by: BTreeMap<(String, String), Agg> = BTreeMap::new();
+    let mut missing = Vec::new();
+    for (((task, tier), s), seeds) in job.tasks.iter().zip(states).zip(&job.seeds) {
+        let own = seeds.own;
+        let a = by
+            .entry((task.id().template_str(), tier.to_string()))
+            .or_default();
+        a.tasks += 1;
+        a.sims += s.simulations;
+        a.max_sims = a.max_sims.max(s.simulations);
+        if !s.found {
+            missing.push(format!(
+                "| {} | {} | {} | {} |",
+                task.id(),
+                tier,
+                s.simulations,
+                s.candidates
+            ));
+            continue;
+        }
+        a.found += 1;
+        if s.refinements > 0 {
+            a.refined += 1;
+        }
+        match s.origin_kind.as_str() {
+            "random" => a.random += 1,
+            "carried" => a.carried += 1,
+            // Own seeds come first, so a seed's number tells whose solution it was.
+            _ => {
+                if s.origin_index < own {
+                    a.own_seed += 1;
+                } else {
+                    a.template_seed += 1;
+                }
+            }
+        }
+    }
+    let mut out = String::from(
+        "| template | tier | tasks | with witness | from own stored solution | from template's \
+         solutions | carried over from a sibling | from random actions | refined | \
+         simulations, mean | simulations, max |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut total = Agg::default();
+    for ((t, tier), a) in &by {
+        let _ = writeln!(
+            out,
+            "| {t} | {tier} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
+            a.tasks,
+            a.found,
+            a.own_seed,
+            a.template_seed,
+            a.carried,
+            a.random,
+            a.refined,
+            a.sims as f64 / a.tasks.max(1) as f64,
+            a.max_sims
+        );
+        total.tasks += a.tasks;
+        total.found += a.found;
+        total.own_seed += a.own_seed;
+        total.template_seed += a.template_seed;
+        total.carried += a.carried;
+        total.random += a.random;
+        total.refined += a.refined;
+        total.sims += a.sims;
+        total.max_sims = total.max_sims.max(a.max_sims);
+    }
+    let _ = writeln!(
+        out,
+        "| **all** | | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
+        total.tasks,
+        total.found,
+        total.own_seed,
+        total.template_seed,
+        total.carried,
+        total.random,
+        total.refined,
+        total.sims as f64 / total.tasks.max(1) as f64,
+        total.max_sims
+    );
+    if missing.is_empty() {
+        out.push_str("\nEvery task has a witness.\n");
+    } else {
+        let _ = write!(
+            out,
+            "\nTasks without a witness ({}):\n\n| task | tier | simulations | candidates |\n\
+             |---|---|---:|---:|\n{}\n",
+            missing.len(),
+            missing.join("\n")
+        );
+    }
+    out
+}
+
+/// One row of a witness file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WitnessRow {
+    pub task_id: String,
+    pub tier: Tier,
+    pub found: bool,
+    pub balls: Vec<LatticeBall>,
+    pub action: Vec<f64>,
+    /// The search's record for this task, as the file gives it.
+    pub state: WitnessState,
+}
+
+/// Read a witness CSV (the columns [`csv_bytes`] writes).
+pub fn parse_witnesses(text: &str) -> Result<Vec<WitnessRow>> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let headers = rdr.headers().context("witness file has no header")?.clone();
+    if headers.iter().collect::<Vec<_>>() != HEADER {
+        bail!("witness file must have the columns {}", HEADER.join(","));
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.with_context(|| format!("witness file line {line}"))?;
+        let tier = Tier::parse(&rec[1])
+            .with_context(|| format!("witness file line {line}: unknown tier {:?}", &rec[1]))?;
+        let found = match &rec[2] {
+            "true" => true,
+            "false" => false,
+            f => bail!("witness file line {line}: found must be true or false, not {f:?}"),
+        };
+        let nums = |text: &str| -> Result<Vec<f64>> {
+            text.split_whitespace()
+                .map(|v| v.parse::<f64>())
+                .collect::<Result<Vec<f64>, _>>()
+                .with_context(|| format!("witness file line {line}: bad number in {text:?}"))
+        };
+        let ball_numbers: Vec<i32> = rec[7]
+            .split_whitespace()
+            .map(|v| v.parse::<i32>())
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("witness file line {line}: bad balls {:?}", &rec[7]))?;
+        if !ball_numbers.len().is_multiple_of(3) {
+            bail!("witness file line {line}: balls must be x y r triples");
+        }
+        let balls: Vec<LatticeBall> = ball_numbers
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect();
+        let count = |k: usize| -> Result<u64> {
+            rec[k]
+                .parse()
+                .with_context(|| format!("witness file line {line}: bad {}", HEADER[k]))
+        };
+        let (origin_kind, origin_index) = match rec[3].split_once(':') {
+            Some((kind @ ("seed" | "carried" | "random"), n)) if found => (
+                kind.to_string(),
+                n.parse()
+                    .with_context(|| format!("witness file line {line}: bad origin"))?,
+            ),
+            None if !found && rec[3].is_empty() => (String::new(), 0),
+            _ => bail!("witness file line {line}: bad origin {:?}", &rec[3]),
+        };
+        let state = WitnessState {
+            found,
+            balls,
+            origin_kind,
+            origin_index,
+            refinements: u32::try_from(count(4)?)
+                .with_context(|| format!("witness file line {line}: bad refinements"))?,
+            simulations: count(5)?,
+            candidates: count(6)?,
+            solved: 0,
+        };
+        rows.push(WitnessRow {
+            task_id: rec[0].to_string(),
+            tier,
+            found,
+            balls: state.balls.clone(),
+            action: nums(&rec[8])?,
+            state,
+        });
+    }
+    Ok(rows)
+}
+
+/// Why a witness failed its re-check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VerifyFailure {
+    /// The action validates to other balls than the file says.
+    BallsDiffer(Vec<LatticeBall>),
+    /// The stable-solution test does not pass.
+    NotStable(Stability),
+}
+
+/// Re-check one witness row: its action validates to its balls and passes the stable-solution
+/// test. `Ok(None)` for a row without a witness.
+pub fn verify_row(set: &TaskSet, row: &WitnessRow) -> Result<Option<VerifyFailure>> {
+    if !row.found {
+        return Ok(None);
+    }
+    let task = set.lookup(&row.task_id)?;
+    match validate_action(task, row.tier, &row.action) {
+        Ok(v) if lattice_of(&v) != row.balls => {
+            return Ok(Some(VerifyFailure::BallsDiffer(lattice_of(&v))))
+        }
+        _ => {}
+    }
+    let mut sims = 0;
+    Ok(match stability(task, row.tier, &row.action, &mut sims) {
+        Stability::Stable => None,
+        other => Some(VerifyFailure::NotStable(other)),
+    })
+}
+
+/// Re-check every row of a witness file ([`verify_row`]) on `threads` workers; the failures in
+/// row order.
+pub fn verify_rows(
+    set: &TaskSet,
+    rows: &[WitnessRow],
+    threads: Option<usize>,
+) -> Result<Vec<Option<VerifyFailure>>> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t);
+    }
+    let pool = b.build().context("cannot start worker threads")?;
+    pool.install(|| rows.par_iter().map(|r| verify_row(set, r)).collect())
+}
+
+/// What a search covers.
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// The action tier asked for (`None`: each task's own), for the fingerprint.
+    pub tier: Option<Tier>,
+    /// Most simulations per task (`None`: the tier's default of [`SearchParams::for_tier`]).
+    pub budget: Option<u64>,
+    /// Seed of the search's random actions.
+    pub seed: u64,
+    /// Do not seed the search with the original PHYRE's stored solutions.
+    pub no_seeds: bool,
+}
+
+/// The tasks of a `--retry` of a witness file: every row's task and tier, and the rows kept as
+/// they are (found, or already searched with this budget: searching again would repeat the same
+/// steps and fail).
+pub fn retry_tasks<'a>(
+    set: &'a TaskSet,
+    rows: &[WitnessRow],
+    budget: Option<u64>,
+) -> Result<(TaskTiers<'a>, Vec<Option<WitnessState>>)> {
+    let mut tasks = Vec::with_capacity(rows.len());
+    let mut kept = Vec::with_capacity(rows.len());
+    for r in rows {
+        tasks.push((set.lookup(&r.task_id)?, r.tier));
+        let budget = budget.unwrap_or(SearchParams::for_tier(r.tier).budget);
+        let done = r.found || r.state.simulations >= budget;
+        kept.push(done.then(|| r.state.clone()));
+    }
+    Ok((tasks, kept))
+}
+
+/// Search a witness for every task of `tasks` (with its tier); `kept[t]` (same length) is a row
+/// kept from a previous file instead of a search, and `siblings` are witnesses of the tasks'
+/// template siblings to seed with. Returns the job (for the reports) and one state per task.
+pub fn search<'a>(
+    set: &TaskSet,
+    tasks: Vec<(&'a Task, Tier)>,
+    kept: Vec<Option<WitnessState>>,
+    siblings: &[SiblingWitness],
+    params: &Params,
+    cfg: &RunConfig,
+) -> Result<(Job<'a>, Vec<WitnessState>)> {
+    if params.budget == Some(0) {
+        bail!("--budget must be positive");
+    }
+    if kept.len() != tasks.len() {
+        bail!("one kept row (or none) is needed per task");
+    }
+    let text = builtin_reference()?;
+    let mut seeds = seeds_for(set, &tasks, &text, siblings)?;
+    let reference_hash = if params.no_seeds {
+        // No actions to try; the counts still classify kept rows' origins in the summary.
+        for s in &mut seeds {
+            s.actions.clear();
+        }
+        0
+    } else {
+        fnv64(text.as_bytes())
+    };
+    let kept_hash = fnv64(format!("{kept:?}").as_bytes());
+    let only: Vec<&Task> = tasks.iter().map(|(t, _)| *t).collect();
+    let fingerprint = format!(
+        "witness-2 rephyre-{} tier={:?} budget={:?} seed={} seeds={:016x} kept={:016x} {}",
+        env!("CARGO_PKG_VERSION"),
+        params.tier,
+        // The effective budgets (defaults included), so a checkpoint of other budgets is refused.
+        [Tier::Ball, Tier::TwoBalls]
+            .map(|t| params.budget.unwrap_or(SearchParams::for_tier(t).budget)),
+        params.seed,
+        reference_hash,
+        kept_hash,
+        tasks_fingerprint(&only)?
+    );
+    let job = Job {
+        tasks,
+        seeds,
+        budget: params.budget,
+        seed: params.seed,
+        fingerprint,
+        kept,
+    };
+    let states = runner::run(&job, cfg)?;
+    Ok((job, states))
+}
