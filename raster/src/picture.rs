@@ -58,7 +58,7 @@ pub enum PictureError {
 impl core::fmt::Display for PictureError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            PictureError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+            PictureError::Io(p, _) => write!(f, "cannot write {}", p.display()),
             PictureError::Encode(e) => write!(f, "cannot encode picture: {e}"),
         }
     }

@@ -13,7 +13,7 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use tasks::rng::stream_of;
 use tasks::{sample_action, simulate, validate_action, SimOptions, Task, Tier};
@@ -212,6 +212,7 @@ impl Report {
             }
         }
         w.into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot write the CSV: {e}"))
+            .map_err(|e| e.into_error())
+            .context("cannot write the CSV")
     }
 }

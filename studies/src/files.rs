@@ -34,7 +34,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!("cannot write {}: {e}", path.display()));
+        return Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
     }
     Ok(())
 }
@@ -49,8 +49,7 @@ pub fn check_writable(path: &Path) -> Result<()> {
         anyhow::bail!("cannot write {}: it is a folder", path.display());
     }
     let probe = dir.join(format!(".rephyre-probe{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&probe, b"").with_context(|| format!("cannot write {}", path.display()))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }

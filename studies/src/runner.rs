@@ -118,7 +118,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
             let cp: Checkpoint<J::State> = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("corrupt checkpoint {}: {e}", path.display()))?;
+                .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
             if cp.format != CHECKPOINT_FORMAT {
                 bail!(
                     "checkpoint {} has unknown format {:?}",

@@ -16,7 +16,7 @@ use crate::action_text;
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
 use crate::stats::{decide, Decision};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -420,7 +420,8 @@ pub fn csv_bytes(tier: Tier, rows: &[Row]) -> Result<Vec<u8>> {
         ])?;
     }
     w.into_inner()
-        .map_err(|e| anyhow::anyhow!("cannot write the CSV: {e}"))
+        .map_err(|e| e.into_error())
+        .context("cannot write the CSV")
 }
 
 fn pct(num: u64, den: u64) -> String {

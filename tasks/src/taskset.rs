@@ -34,12 +34,12 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Io { path, error } => write!(f, "cannot read {path}: {error}"),
+            LoadError::Io { path, .. } => write!(f, "cannot read {path}"),
             LoadError::FileTooLarge { path, limit } => {
                 write!(f, "{path} is larger than the limit of {limit} bytes")
             }
-            LoadError::Store(e) => write!(f, "invalid rephyre task file: {e}"),
-            LoadError::Import(e) => write!(f, "invalid PHYRE task file: {e}"),
+            LoadError::Store(_) => write!(f, "invalid rephyre task file"),
+            LoadError::Import(_) => write!(f, "invalid PHYRE task file"),
             LoadError::DuplicateTask(id) => write!(f, "task {id} is defined twice"),
         }
     }

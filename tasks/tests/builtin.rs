@@ -295,7 +295,10 @@ fn user_task_files_load_and_merge() {
         e,
         tasks::LoadError::Store(tasks::StoreError::NotAStore)
     ));
-    assert!(e.to_string().contains("not a rephyre task file"));
+    // The message names the kind of failure; its cause is the source, not repeated.
+    assert_eq!(e.to_string(), "invalid rephyre task file");
+    let cause = std::error::Error::source(&e).expect("a source");
+    assert!(cause.to_string().contains("not a rephyre task file"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -93,7 +93,7 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
         .rsplit_once(':')
         .filter(|(id, _)| id.contains(':'))
         .context("--trace takes TASK_ID:ACTION_INDEX, e.g. 00000:001:0")?;
-    let task = set.lookup(id).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let task = set.lookup(id)?;
     let idx: u64 = idx
         .parse()
         .with_context(|| format!("bad action index {idx:?}"))?;
@@ -104,7 +104,7 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
         task.tier().action_len(),
     );
     let valid = tasks::validate_action(task, task.tier(), &a)
-        .map_err(|e| anyhow::anyhow!("audit action {idx} of {id} is invalid: {e}"))?;
+        .with_context(|| format!("audit action {idx} of {id} is invalid"))?;
     print!(
         "{}",
         audit::trace_text(&audit::trace(task, &valid, steps.min(1000)))

@@ -51,7 +51,7 @@ impl Ctx {
             None => Ok(TaskSet::builtin()),
             Some(path) => {
                 let set = TaskSet::load(path)
-                    .map_err(|e| anyhow::anyhow!("cannot load --tasks {}: {e}", path.display()))?;
+                    .with_context(|| format!("cannot load --tasks {}", path.display()))?;
                 if set.is_empty() {
                     bail!("--tasks {} holds no tasks", path.display());
                 }
@@ -114,7 +114,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// The task with text id `id`.
 pub fn lookup<'a>(set: &'a TaskSet, id: &str) -> Result<&'a Task> {
-    set.lookup(id).map_err(|e| anyhow::anyhow!("{e}"))
+    Ok(set.lookup(id)?)
 }
 
 /// Parse a comma-separated action, e.g. `0.5,0.5,0.3`. Every component must be a finite

@@ -3,7 +3,7 @@
 
 use super::{check_action_len, lookup, parse_action, Ctx};
 use crate::cli::RenderArgs;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use engine::World;
 use raster::{Indexed, Observation};
 use std::path::Path;
@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
 pub fn observe(task: &Task, balls: &[UserBall], steps: u32) -> Result<Observation> {
     let mut setup = task
         .build_world(balls)
-        .map_err(|e| anyhow::anyhow!("cannot build the world of {}: {e}", task.id()))?;
+        .with_context(|| format!("cannot build the world of {}", task.id()))?;
     for _ in 0..steps {
         setup.world.step();
     }
@@ -79,8 +79,9 @@ pub fn observe_world(world: &World, colours: &[u8]) -> Observation {
 
 /// A PNG of an observation in the display palette, up at the top, scaled by `scale`.
 pub fn png_bytes(obs: &Observation, scale: usize) -> Result<Vec<u8>> {
-    raster::picture::png_bytes(&Indexed::from_observation(obs, scale))
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    Ok(raster::picture::png_bytes(&Indexed::from_observation(
+        obs, scale,
+    ))?)
 }
 
 /// Frames of a rollout with the user balls (`balls`, px) outlined.
@@ -118,10 +119,9 @@ pub fn write_gif(path: &Path, frames: &[Indexed]) -> Result<()> {
         std::process::id()
     ));
     let result = raster::write_gif(&tmp, frames, GIF_DELAY_CS)
-        .map_err(|e| anyhow::anyhow!("{e}"))
+        .map_err(anyhow::Error::from)
         .and_then(|()| {
-            std::fs::rename(&tmp, path)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
         });
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -2,7 +2,7 @@
 
 use super::{check_action_len, lookup, parse_action, render, Ctx};
 use crate::cli::SimulateArgs;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::Write;
 use tasks::{simulate_observed, validate_action, SimOptions};
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
             if want_gif {
                 colours = task
                     .build_world(valid.balls())
-                    .map_err(|e| anyhow::anyhow!("cannot build the world: {e}"))?
+                    .context("cannot build the world")?
                     .colours;
             }
             let (o, end) = simulate_observed(task, &valid, SimOptions::default(), |step, world| {
@@ -67,7 +67,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
                     frames.push(render::observe_world(world, &colours));
                 }
             })
-            .map_err(|e| anyhow::anyhow!("cannot build the world: {e}"))?;
+            .context("cannot build the world")?;
             // The final state too, when it is not a frame already.
             if want_gif && o.steps % render::FRAME_STRIDE != 1 {
                 frames.push(render::observe_world(&end.world, &colours));

@@ -2,7 +2,7 @@
 
 use super::{lookup, parse_template, Ctx};
 use crate::cli::TasksCommand;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use engine::BodyKind;
 use std::io::Write;
 use tasks::{Part, ShapeType, Task, TaskSet};
@@ -74,7 +74,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                 anyhow::bail!("no tasks in the selected templates");
             }
             let sheet = raster::contact_sheet(&scenes, columns);
-            let bytes = raster::picture::png_bytes(&sheet).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let bytes = raster::picture::png_bytes(&sheet)?;
             studies::files::write_atomic(&out, &bytes)?;
             println!(
                 "{} scenes -> {} ({}×{} px)",
@@ -88,8 +88,8 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
         TasksCommand::Import { file, out } => {
             studies::files::check_writable(&out)?;
             let tasks = tasks::import::import_phyre_file(&file)
-                .map_err(|e| anyhow::anyhow!("cannot import {}: {e}", file.display()))?;
-            let set = TaskSet::from_tasks(tasks).map_err(|e| anyhow::anyhow!("{e}"))?;
+                .with_context(|| format!("cannot import {}", file.display()))?;
+            let set = TaskSet::from_tasks(tasks)?;
             studies::files::write_atomic(&out, &set.to_store_bytes(true))?;
             let ball = set.tier(tasks::Tier::Ball).count();
             println!(

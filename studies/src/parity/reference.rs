@@ -42,7 +42,7 @@ impl ReferenceRow {
 pub fn builtin_reference() -> Result<String> {
     let mut out = Vec::new();
     lzma_rs::xz_decompress(&mut std::io::Cursor::new(BUILTIN_OUTCOMES_XZ), &mut out)
-        .map_err(|e| anyhow::anyhow!("built-in reference data is corrupt: {e}"))?;
+        .context("built-in reference data is corrupt")?;
     String::from_utf8(out).context("built-in reference data is not UTF-8")
 }
 

@@ -294,7 +294,8 @@ pub fn csv_bytes(job: &Job, states: &[WitnessState]) -> Result<Vec<u8>> {
         ])?;
     }
     w.into_inner()
-        .map_err(|e| anyhow::anyhow!("cannot write the CSV: {e}"))
+        .map_err(|e| e.into_error())
+        .context("cannot write the CSV")
 }
 
 /// Per-template Markdown summary and the list of tasks without a witness.
