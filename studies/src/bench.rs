@@ -121,7 +121,7 @@ pub fn random_workload(
     status_only: bool,
     threads: Option<usize>,
 ) -> Result<WorkloadReport> {
-    let pool = pool(threads)?;
+    let pool = crate::runner::pool(threads)?;
     let threads = pool.current_num_threads();
     let actions = u64::from(actions);
     let opts = SimOptions {
@@ -251,7 +251,7 @@ pub fn reference_rows(
             Ok((task, tier, r.action.as_slice()))
         })
         .collect::<Result<Vec<_>>>()?;
-    let pool = pool(threads)?;
+    let pool = crate::runner::pool(threads)?;
     let threads = pool.current_num_threads();
     let opts = SimOptions {
         status_only,
@@ -320,13 +320,4 @@ pub fn reference_rows(
         wall_s,
         hash_xor: valid.iter().fold(0, |h, t| h ^ t.final_hash),
     })
-}
-
-/// A worker pool of `threads` threads (default: one per core).
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t);
-    }
-    b.build().context("cannot start worker threads")
 }

@@ -200,13 +200,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     if params.actions == 0 {
         bail!("--actions must be at least 1");
     }
-    let pool = {
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = cfg.threads {
-            b = b.num_threads(t);
-        }
-        b.build().context("cannot start worker threads")?
-    };
+    let pool = runner::pool(cfg.threads)?;
     let mut results: Vec<FoldResult> = Vec::new();
     let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
     let mut tables = Vec::new();

@@ -154,13 +154,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         progress.start(n as u64, finished as u64);
     }
     let start = Instant::now();
-    let pool = {
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = cfg.threads {
-            b = b.num_threads(t.max(1));
-        }
-        b.build().context("cannot start worker threads")?
-    };
+    let pool = pool(cfg.threads)?;
     let save = |slots: &Slots<J::State>| -> Result<()> {
         let Some(path) = &cfg.checkpoint else {
             return Ok(());
@@ -230,6 +224,15 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .into_iter()
         .map(|s| s.map(|(_, st)| st).unwrap_or_default())
         .collect())
+}
+
+/// A worker pool of `threads` threads (`None`: one per core): the pool of every study.
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t.max(1));
+    }
+    b.build().context("cannot start worker threads")
 }
 
 /// Progress that goes nowhere.

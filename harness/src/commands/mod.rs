@@ -83,13 +83,9 @@ impl Ctx {
         })
     }
 
-    /// A rayon pool with `--threads` workers.
+    /// A worker pool with `--threads` workers.
     pub fn pool(&self) -> Result<rayon::ThreadPool> {
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = self.threads {
-            b = b.num_threads(t);
-        }
-        b.build().context("cannot start worker threads")
+        studies::runner::pool(self.threads)
     }
 }
 

@@ -528,12 +528,7 @@ pub fn verify_rows(
     rows: &[WitnessRow],
     threads: Option<usize>,
 ) -> Result<Vec<Option<VerifyFailure>>> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t);
-    }
-    let pool = b.build().context("cannot start worker threads")?;
-    pool.install(|| rows.par_iter().map(|r| verify_row(set, r)).collect())
+    runner::pool(threads)?.install(|| rows.par_iter().map(|r| verify_row(set, r)).collect())
 }
 
 /// What a search covers.
