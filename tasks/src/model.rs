@@ -179,6 +179,39 @@ pub struct SceneBody {
     pub parts: Vec<Part>,
 }
 
+impl SceneBody {
+    /// Distance (px) from scene point `p` to the nearest of the body's parts: negative inside a
+    /// part. For a polygon it is the largest signed distance to its edges' lines, exact inside
+    /// and along an edge and at most a little short near a corner (enough to tell which body a
+    /// point is nearest to; action validity has its own, exact rule in [`crate::action`]).
+    pub fn signed_distance(&self, p: Vec2) -> Fixed {
+        let local = engine::Transform::new(self.position, self.angle).apply_inv(p);
+        self.parts
+            .iter()
+            .map(|part| match part {
+                Part::Circle { center, radius } => (local - *center).length() - *radius,
+                Part::Polygon { vertices } => {
+                    let n = vertices.len();
+                    // Twice the signed area gives the winding, hence which side is outside.
+                    let area: Fixed = (0..n)
+                        .map(|k| vertices[k].cross(vertices[(k + 1) % n]))
+                        .fold(Fixed::ZERO, |a, c| a + c);
+                    (0..n)
+                        .filter_map(|k| {
+                            let (a, b) = (vertices[k], vertices[(k + 1) % n]);
+                            let (dir, _) = (b - a).normalize_with_length()?;
+                            let d = dir.cross(local - a);
+                            Some(if area.is_negative() { d } else { -d })
+                        })
+                        .max()
+                        .unwrap_or(Fixed::ZERO)
+                }
+            })
+            .min()
+            .unwrap_or(Fixed::MAX)
+    }
+}
+
 /// The only relation B/2B tasks use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Relation {

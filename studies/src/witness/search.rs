@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use engine::{Fixed, Transform, Vec2};
+use engine::{Fixed, Vec2};
 use tasks::{
     rng, simulate, unstable_neighbour, validate_action, ActionTier, SimOptions, Task, ValidAction,
     NEIGHBOUR_SHIFTS,
@@ -273,7 +273,7 @@ pub fn transfer_solution(from: &Task, to: &Task, action: &[f64]) -> Vec<Vec<f64>
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.shape_type != tasks::ShapeType::Undefined)
-                .map(|(i, b)| (distance_to_body(b, p), i))
+                .map(|(i, b)| (b.signed_distance(p), i))
                 .min(); // ties go to the lower body index
             let Some((_, i)) = nearest else {
                 return [[x, y, r]; 2];
@@ -304,36 +304,6 @@ pub fn transfer_solution(from: &Task, to: &Task, action: &[f64]) -> Vec<Vec<f64>
 fn whole_floor(v: Fixed) -> i32 {
     v.floor_int()
         .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-}
-
-/// Distance (px) from `p` to the nearest of `body`'s parts: negative inside a part. For a polygon
-/// it is the largest signed distance to its edges' lines, exact inside and along an edge and
-/// at most a little short near a corner, which is all choosing the nearest body needs.
-fn distance_to_body(body: &tasks::SceneBody, p: Vec2) -> Fixed {
-    let local = Transform::new(body.position, body.angle).apply_inv(p);
-    body.parts
-        .iter()
-        .map(|part| match part {
-            tasks::Part::Circle { center, radius } => (local - *center).length() - *radius,
-            tasks::Part::Polygon { vertices } => {
-                let n = vertices.len();
-                // Twice the signed area gives the winding, hence which side is outside.
-                let area: Fixed = (0..n)
-                    .map(|k| vertices[k].cross(vertices[(k + 1) % n]))
-                    .fold(Fixed::ZERO, |a, c| a + c);
-                (0..n)
-                    .filter_map(|k| {
-                        let (a, b) = (vertices[k], vertices[(k + 1) % n]);
-                        let (dir, _) = (b - a).normalize_with_length()?;
-                        let d = dir.cross(local - a);
-                        Some(if area.is_negative() { d } else { -d })
-                    })
-                    .max()
-                    .unwrap_or(Fixed::ZERO)
-            }
-        })
-        .min()
-        .unwrap_or(Fixed::MAX)
 }
 
 /// A jump near seed centre `c`: every ball moves (or, with two balls, sometimes just one) by up
