@@ -185,6 +185,15 @@ impl SetupChoice {
     }
 }
 
+/// `audit --subset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AuditSubset {
+    /// 502 runs (CI).
+    Ci,
+    /// 10,000 runs over all tasks.
+    Full,
+}
+
 /// `eval --split`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SplitChoice {
@@ -196,8 +205,8 @@ pub enum SplitChoice {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// ci (502 runs) or full (10,000 runs over all tasks).
-    #[arg(long, default_value = "full")]
-    pub subset: String,
+    #[arg(long, value_enum, default_value_t = AuditSubset::Full)]
+    pub subset: AuditSubset,
     /// Valid actions per task (needs --golden or --write-golden).
     #[arg(long, value_name = "N")]
     pub actions_per_task: Option<u32>,

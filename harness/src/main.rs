@@ -50,7 +50,13 @@ fn clap_error(e: clap::Error) -> ExitCode {
                 .find(|l| !l.is_empty())
                 .unwrap_or("invalid command line");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("rephyre: error: {} (see --help)", one_line(first));
+            // A bad value of a typed option: say which values it takes, on the same line.
+            let values = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("[possible values:"))
+                .map_or(String::new(), |l| format!(" {l}"));
+            eprintln!("rephyre: error: {}{values} (see --help)", one_line(first));
             ExitCode::from(FAILURE)
         }
     }

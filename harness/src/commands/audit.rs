@@ -3,7 +3,7 @@
 //! golden; `--trace` prints per-phase hashes of one run to bisect a divergence.
 
 use super::Ctx;
-use crate::cli::AuditArgs;
+use crate::cli::{AuditArgs, AuditSubset};
 use anyhow::{bail, Context, Result};
 use audit::{AuditPlan, RunRecord};
 use rayon::prelude::*;
@@ -19,8 +19,10 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
     if let Some(spec) = &a.trace {
         return trace(set, spec, a.steps);
     }
-    let mut plan = AuditPlan::by_name(&a.subset)
-        .with_context(|| format!("unknown --subset {:?} (ci or full)", a.subset))?;
+    let mut plan = match a.subset {
+        AuditSubset::Ci => AuditPlan::CI,
+        AuditSubset::Full => AuditPlan::FULL,
+    };
     if let Some(n) = a.actions_per_task {
         plan.actions_per_task = n;
     }
@@ -39,10 +41,9 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
                 bail!("no committed golden fits --tasks/--actions-per-task: give --golden FILE or --write-golden FILE");
             }
             Some(
-                if a.subset == "ci" {
-                    GOLDEN_CI
-                } else {
-                    GOLDEN_FULL
+                match a.subset {
+                    AuditSubset::Ci => GOLDEN_CI,
+                    AuditSubset::Full => GOLDEN_FULL,
                 }
                 .to_string(),
             )

@@ -106,7 +106,12 @@ fn eval_and_compare_on_a_small_action_set() {
         cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
         "{cmp}"
     );
-    assert!(fails(&["eval", "--agent", "dqn", "--out", s(&p("x.csv"))]).contains("unknown agent"));
+    let bad_agent = fails(&["eval", "--agent", "dqn", "--out", s(&p("x.csv"))]);
+    assert!(
+        bad_agent.contains("invalid value 'dqn'")
+            && bad_agent.contains("[possible values: rand, mem, memo, optimal, all]"),
+        "{bad_agent}"
+    );
     assert!(fails(&["eval", "--folds", "3-12", "--out", s(&p("x.csv"))]).contains("folds"));
     assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
 }
