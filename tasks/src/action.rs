@@ -21,7 +21,7 @@ use core::fmt;
 
 use engine::Fixed;
 
-use crate::model::{cross_exact, ActionTier, Occluder, Task};
+use crate::model::{all_strictly_one_side, cross_exact, ActionTier, Occluder, Task};
 use crate::simulation::UserBall;
 
 /// Scene size (px).
@@ -241,21 +241,7 @@ fn occluding_body(task: &Task, b: &UserBall) -> Option<usize> {
 /// Centre strictly inside a convex polygon of either winding (exact integer arithmetic).
 fn strictly_inside(vs: &[engine::math::Vec2], p: engine::math::Vec2) -> bool {
     let n = vs.len();
-    let mut sign = 0i32;
-    for i in 0..n {
-        let c = cross_exact(vs[i], vs[(i + 1) % n], p);
-        let s = match c.cmp(&0) {
-            core::cmp::Ordering::Greater => 1,
-            core::cmp::Ordering::Less => -1,
-            core::cmp::Ordering::Equal => return false,
-        };
-        if sign == 0 {
-            sign = s;
-        } else if s != sign {
-            return false;
-        }
-    }
-    true
+    all_strictly_one_side((0..n).map(|i| cross_exact(vs[i], vs[(i + 1) % n], p)))
 }
 
 /// Distance from (px, py) to the polygon's boundary (the nearest edge).

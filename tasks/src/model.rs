@@ -564,24 +564,26 @@ pub(crate) fn cross_exact(a: Vec2, b: Vec2, c: Vec2) -> i128 {
 /// degenerate polygons and self-intersecting (star-shaped) ones, for either winding.
 fn strictly_convex(vs: &[Vec2]) -> bool {
     let n = vs.len();
-    let mut sign = 0i32;
-    for i in 0..n {
+    all_strictly_one_side((0..n).flat_map(|i| {
         let (a, b) = (vs[i], vs[(i + 1) % n]);
-        for (j, &c) in vs.iter().enumerate() {
-            if j == i || j == (i + 1) % n {
-                continue;
-            }
-            let s = match cross_exact(a, b, c).cmp(&0) {
-                core::cmp::Ordering::Greater => 1,
-                core::cmp::Ordering::Less => -1,
-                core::cmp::Ordering::Equal => return false,
-            };
-            if sign == 0 {
-                sign = s;
-            } else if s != sign {
-                return false;
-            }
+        vs.iter()
+            .enumerate()
+            .filter(move |&(j, _)| j != i && j != (i + 1) % n)
+            .map(move |(_, &c)| cross_exact(a, b, c))
+    }))
+}
+
+/// Whether every one of the cross products is non-zero and all have one sign (lazily: it stops
+/// at the first zero or change of sign). The one test behind "strictly convex" and "strictly
+/// inside a convex polygon".
+pub(crate) fn all_strictly_one_side(crosses: impl IntoIterator<Item = i128>) -> bool {
+    let mut sign = 0;
+    for c in crosses {
+        let s = c.signum();
+        if s == 0 || (sign != 0 && s != sign) {
+            return false;
         }
+        sign = s;
     }
     true
 }
