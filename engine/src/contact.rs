@@ -111,8 +111,7 @@ pub(crate) fn new_contact(bodies: &[Body], key: ContactKey) -> Contact {
     } else {
         (key.body_lo, key.part_lo, key.body_hi, key.part_hi)
     };
-    let fa = bodies[body_a as usize].friction;
-    let fb = bodies[body_b as usize].friction;
+    let (friction, restitution) = mix_materials(&bodies[body_a as usize], &bodies[body_b as usize]);
     Contact {
         key,
         body_a,
@@ -120,10 +119,22 @@ pub(crate) fn new_contact(bodies: &[Body], key: ContactKey) -> Contact {
         body_b,
         part_b,
         manifold: Manifold::default(),
-        friction: (fa * fb).sqrt(),
-        restitution: lo.restitution.max(hi.restitution),
+        friction,
+        restitution,
         seq: 0,
     }
+}
+
+/// Friction and restitution of a contact between two bodies' materials: friction the geometric
+/// mean, restitution the larger of the two (Box2D's mixing rules). Both are symmetric in `a` and
+/// `b` bit for bit (the fixed-point product rounds the exact product; `max` picks one of the two
+/// values), so the order the callers pass the bodies in does not matter.
+#[inline]
+pub(crate) fn mix_materials(a: &Body, b: &Body) -> (Fixed, Fixed) {
+    (
+        (a.friction * b.friction).sqrt(),
+        a.restitution.max(b.restitution),
+    )
 }
 
 /// Recompute the manifold of `c` at the bodies' current transforms, carrying accumulated

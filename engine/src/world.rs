@@ -15,7 +15,9 @@
 //!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
-use crate::contact::{find_pairs, new_contact, update_contact, Contact, ContactKey, Proxy};
+use crate::contact::{
+    find_pairs, mix_materials, new_contact, update_contact, Contact, ContactKey, Proxy,
+};
 use crate::fixed::Fixed;
 use crate::hash::{chain, StateHasher};
 use crate::math::Vec2;
@@ -697,13 +699,14 @@ impl World {
                             }
                             let m = crate::collide::collide_shapes(part, &at_toi, sp, &s.xf);
                             if m.count > 0 {
+                                let (friction, restitution) = mix_materials(b, s);
                                 hits.push(ToiContact {
                                     manifold: m,
                                     part: k,
                                     static_xf: s.xf,
                                     static_radius: sp.radius(),
-                                    friction: (b.friction * s.friction).sqrt(),
-                                    restitution: b.restitution.max(s.restitution),
+                                    friction,
+                                    restitution,
                                 });
                             }
                         }
