@@ -10,15 +10,19 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod body;
+mod broad_phase;
 pub mod collide;
 pub mod contact;
+mod continuous;
 pub mod fixed;
 pub mod goal;
 pub mod hash;
+mod island;
 pub mod manifold;
 pub mod math;
 pub mod settings;
 pub mod shape;
+mod sleep;
 mod solver;
 pub mod testbed;
 pub mod toi;

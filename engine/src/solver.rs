@@ -3,12 +3,12 @@
 //! position correction.
 //!
 //! Order (fixed and documented): bodies in ascending id; contacts in the order the island
-//! search discovered them (see `World::solve_islands`); within a contact, friction before the
+//! search discovered them (see `island.rs`); within a contact, friction before the
 //! normal constraint. Work that is an exact no-op is skipped (the terms of bodies that cannot
 //! move, and velocity sweeps once nothing changes), which leaves every bit as it was.
 
 use crate::body::Body;
-use crate::contact::Contact;
+use crate::contact::{Contact, ToiContact};
 use crate::fixed::Fixed;
 use crate::manifold::{position_point, WorldManifold};
 use crate::math::{Rot, Transform, Vec2};
@@ -344,12 +344,7 @@ impl IslandSolver {
     /// impact (its sweep's `c0`/`a0`): position correction (Baumgarte 0.75, until the worst
     /// separation is above −1.5 slops), then velocities (no warm start, restitution from the
     /// current approach speed), then integration over the remaining time `h`.
-    pub(crate) fn solve_toi(
-        &mut self,
-        body: &mut Body,
-        hits: &mut [crate::world::ToiContact],
-        h: Fixed,
-    ) {
+    pub(crate) fn solve_toi(&mut self, body: &mut Body, hits: &mut [ToiContact], h: Fixed) {
         let toi_baumgarte = Fixed::ratio(75, 100);
         let mut sb = SolverBody {
             c: body.sweep.c0,

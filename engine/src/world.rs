@@ -15,33 +15,19 @@
 //!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
-use crate::contact::{
-    find_pairs, mix_materials, new_contact, update_contact, Contact, ContactKey, Proxy,
-};
+use crate::broad_phase::BroadPhase;
+use crate::contact::{narrow_phase, update_contacts_in_place, Contact};
+use crate::continuous::continuous_collision;
 use crate::fixed::Fixed;
 use crate::hash::{chain, StateHasher};
+use crate::island::{solve_islands, Islands};
 use crate::math::Vec2;
 use crate::settings::*;
-use crate::shape::{Aabb, Shape};
+use crate::shape::Shape;
 use crate::solver::IslandSolver;
-use crate::toi::time_of_impact_from;
 
 /// Most convex parts in one body.
 pub const MAX_PARTS: usize = 16;
-/// Most continuous-collision sub-steps of one body in one step (Box2D's `b2_maxSubSteps`).
-pub const MAX_TOI_SUBSTEPS: usize = 8;
-
-/// A contact of a body with a static part during a continuous-collision sub-step.
-#[derive(Clone, Debug)]
-pub(crate) struct ToiContact {
-    /// A = the body's part, B = the static part.
-    pub manifold: crate::manifold::Manifold,
-    pub part: usize,
-    pub static_xf: crate::math::Transform,
-    pub static_radius: Fixed,
-    pub friction: Fixed,
-    pub restitution: Fixed,
-}
 
 /// The stages of a step, in order (see [`World::step_with_phases`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -162,16 +148,9 @@ pub struct World {
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     contacts: Vec<Contact>,
-    proxies: Vec<Proxy>,
-    pairs: Vec<ContactKey>,
+    broad_phase: BroadPhase,
     solver: IslandSolver,
-    stack: Vec<usize>,
-    island_bodies: Vec<usize>,
-    island_contacts: Vec<usize>,
-    adjacency_start: Vec<usize>,
-    adjacency: Vec<usize>,
-    in_island: Vec<bool>,
-    contact_in_island: Vec<bool>,
+    islands: Islands,
 }
 
 impl Default for World {
@@ -366,29 +345,27 @@ impl World {
         mut trace: Option<&mut StepTrace>,
         mut phase_done: impl FnMut(StepPhase),
     ) {
-        // The candidate pairs are a function of the fat boxes alone, which are replaced only
-        // when a part leaves its box: while none was, last step's pairs are this step's.
-        let pairs_changed = self.bodies.iter().any(|b| b.fat_changed);
-        if pairs_changed {
-            find_pairs(
-                &self.bodies,
-                &mut self.scratch.proxies,
-                &mut self.scratch.pairs,
-            );
-            for b in &mut self.bodies {
-                b.fat_changed = false;
-            }
-        }
+        let pairs_changed = self.scratch.broad_phase.update(&mut self.bodies);
         phase_done(StepPhase::BroadPhase);
         if pairs_changed {
-            self.narrow_phase();
+            narrow_phase(
+                &mut self.bodies,
+                &mut self.contacts,
+                &mut self.scratch.contacts,
+                self.scratch.broad_phase.pairs(),
+                &mut self.next_contact_seq,
+            );
         } else {
-            self.update_contacts_in_place();
+            update_contacts_in_place(
+                &mut self.bodies,
+                &mut self.contacts,
+                self.scratch.broad_phase.pairs(),
+            );
         }
         phase_done(StepPhase::NarrowPhase);
         if let Some(t) = trace.as_deref_mut() {
             let mut pairs = StateHasher::new();
-            for k in &self.scratch.pairs {
+            for k in self.scratch.broad_phase.pairs() {
                 pairs.u32(k.body_lo);
                 pairs.u32(k.part_lo as u32);
                 pairs.u32(k.body_hi);
@@ -407,7 +384,13 @@ impl World {
             }
             t.narrow_phase = m.finish();
         }
-        self.solve_islands();
+        solve_islands(
+            &mut self.scratch.islands,
+            &mut self.bodies,
+            &mut self.contacts,
+            &mut self.scratch.solver,
+            self.gravity,
+        );
         phase_done(StepPhase::Islands);
         if let Some(t) = trace.as_deref_mut() {
             let (mut v, mut p, mut s, mut imp) = (
@@ -434,7 +417,7 @@ impl World {
             t.integration = p.finish();
             t.sleep = s.finish();
         }
-        self.continuous_collision();
+        continuous_collision(&mut self.bodies, &mut self.scratch.solver);
         phase_done(StepPhase::Continuous);
         if let Some(t) = trace {
             let mut p = StateHasher::new();
@@ -448,311 +431,8 @@ impl World {
         self.steps += 1;
     }
 
-    /// Update contacts for the candidate pairs in `scratch.pairs`.
-    fn narrow_phase(&mut self) {
-        let mut old = std::mem::take(&mut self.contacts);
-        let mut merged = std::mem::take(&mut self.scratch.contacts);
-        merged.clear();
-        let mut oi = 0;
-        let mut wake: Vec<u32> = Vec::new();
-        for &key in &self.scratch.pairs {
-            // Both lists are sorted by key: a merge join keeps existing contacts (and their
-            // impulses for warm starting) and creates the new ones.
-            while oi < old.len() && old[oi].key < key {
-                oi += 1;
-            }
-            let mut c = if oi < old.len() && old[oi].key == key {
-                std::mem::take(&mut old[oi])
-            } else {
-                self.next_contact_seq += 1;
-                Contact {
-                    seq: self.next_contact_seq,
-                    ..new_contact(&self.bodies, key)
-                }
-            };
-            let awake =
-                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
-            if awake && update_contact(&mut c, &self.bodies) {
-                wake.push(c.body_a);
-                wake.push(c.body_b);
-            }
-            merged.push(c);
-        }
-        // Keep the old vector's allocation for the next step.
-        old.clear();
-        self.scratch.contacts = old;
-        self.contacts = merged;
-        for bi in wake {
-            self.wake(bi as usize);
-        }
-    }
-
-    /// [`World::narrow_phase`] when the pairs are last step's: then the contact list already
-    /// holds exactly one contact per pair, in key order, and the merge would keep every one in
-    /// place, so they are updated where they are.
-    fn update_contacts_in_place(&mut self) {
-        debug_assert!(self
-            .contacts
-            .iter()
-            .map(|c| c.key)
-            .eq(self.scratch.pairs.iter().copied()));
-        let mut wake: Vec<u32> = Vec::new();
-        for c in &mut self.contacts {
-            let awake =
-                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
-            if awake && update_contact(c, &self.bodies) {
-                wake.push(c.body_a);
-                wake.push(c.body_b);
-            }
-        }
-        for bi in wake {
-            self.wake(bi as usize);
-        }
-    }
-
-    fn wake(&mut self, bi: usize) {
-        let b = &mut self.bodies[bi];
-        if b.is_dynamic() && !b.awake {
-            b.awake = true;
-            b.sleep_time = Fixed::ZERO;
-        }
-    }
-
-    fn solve_islands(&mut self) {
-        let n = self.bodies.len();
-        let s = &mut self.scratch;
-        // Adjacency of touching contacts per body (CSR, contacts in key order).
-        s.adjacency_start.clear();
-        s.adjacency_start.resize(n + 1, 0);
-        for c in self.contacts.iter().filter(|c| c.is_touching()) {
-            s.adjacency_start[c.body_a as usize + 1] += 1;
-            s.adjacency_start[c.body_b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            s.adjacency_start[i + 1] += s.adjacency_start[i];
-        }
-        s.adjacency.clear();
-        s.adjacency.resize(s.adjacency_start[n], 0);
-        let mut fill = s.adjacency_start.clone();
-        for (ci, c) in self
-            .contacts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.is_touching())
-        {
-            for b in [c.body_a as usize, c.body_b as usize] {
-                s.adjacency[fill[b]] = ci;
-                fill[b] += 1;
-            }
-        }
-        s.in_island.clear();
-        s.in_island.resize(n, false);
-        s.contact_in_island.clear();
-        s.contact_in_island.resize(self.contacts.len(), false);
-
-        // Box2D's order: seeds newest body first (its body list is newest first), each body's
-        // contacts newest first (its contact lists are), islands grown depth first, contacts
-        // solved in the order they are discovered.
-        for i in 0..n {
-            let b = s.adjacency_start[i];
-            let e = s.adjacency_start[i + 1];
-            let contacts = &self.contacts;
-            s.adjacency[b..e].sort_unstable_by_key(|&ci| std::cmp::Reverse(contacts[ci].seq));
-        }
-        for seed in (0..n).rev() {
-            if s.in_island[seed] || !self.bodies[seed].awake || !self.bodies[seed].is_dynamic() {
-                continue;
-            }
-            s.island_bodies.clear();
-            s.island_contacts.clear();
-            s.stack.clear();
-            s.stack.push(seed);
-            s.in_island[seed] = true;
-            while let Some(bi) = s.stack.pop() {
-                s.island_bodies.push(bi);
-                let body = &mut self.bodies[bi];
-                if !body.is_dynamic() {
-                    // Static bodies join islands but do not connect them.
-                    continue;
-                }
-                body.awake = true;
-                for k in s.adjacency_start[bi]..s.adjacency_start[bi + 1] {
-                    let ci = s.adjacency[k];
-                    if s.contact_in_island[ci] {
-                        continue;
-                    }
-                    s.contact_in_island[ci] = true;
-                    s.island_contacts.push(ci);
-                    let c = &self.contacts[ci];
-                    let other = if c.body_a as usize == bi {
-                        c.body_b
-                    } else {
-                        c.body_a
-                    } as usize;
-                    if !s.in_island[other] {
-                        s.in_island[other] = true;
-                        s.stack.push(other);
-                    }
-                }
-            }
-            s.island_bodies.sort_unstable();
-            let position_solved = s.solver.solve(
-                &mut self.bodies,
-                &mut self.contacts,
-                &s.island_bodies,
-                &s.island_contacts,
-                self.gravity,
-            );
-            // Static bodies may join other islands too.
-            for &bi in &s.island_bodies {
-                if !self.bodies[bi].is_dynamic() {
-                    s.in_island[bi] = false;
-                }
-            }
-            update_sleep(&mut self.bodies, &s.island_bodies, position_solved);
-        }
-    }
-
-    /// Continuous collision against static bodies, as Box2D does for non-bullet bodies: find the
-    /// earliest time of impact of the body's sweep with a static part; advance the body there;
-    /// solve the rest of the step for the body and the static parts it touches (position
-    /// correction first, then velocities without warm starting, then integration over the
-    /// remaining time); repeat from the new sweep, at most [`MAX_TOI_SUBSTEPS`] times. Bodies
-    /// are independent here (only static partners), so processing them in id order is the same
-    /// as Box2D's global earliest-first order.
-    fn continuous_collision(&mut self) {
-        let target = -(LINEAR_SLOP.mul_int(3));
-        for bi in 0..self.bodies.len() {
-            let mut alpha0 = Fixed::ZERO;
-            // Static parts whose time of impact gave no touching manifold this step.
-            let mut skipped: Vec<(usize, usize)> = Vec::new();
-            for _ in 0..MAX_TOI_SUBSTEPS {
-                let b = &self.bodies[bi];
-                if !b.awake
-                    || !b.is_dynamic()
-                    || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0)
-                {
-                    break;
-                }
-                let sweep = b.sweep;
-                let q0 = b.q0;
-                let start = b.start_transform();
-                let mut first: Option<(Fixed, usize, usize, usize)> = None;
-                for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
-                    let swept: Aabb = part.aabb(&start).union(now);
-                    for (si, s) in self.bodies.iter().enumerate() {
-                        if s.is_dynamic() {
-                            continue;
-                        }
-                        for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
-                            if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
-                                continue;
-                            }
-                            if let Some(t) =
-                                time_of_impact_from(part, &sweep, q0, sp, &s.xf, target)
-                            {
-                                if first.is_none_or(|(ft, ..)| t < ft) {
-                                    first = Some((t, k, si, pi));
-                                }
-                            }
-                        }
-                    }
-                }
-                let Some((t, k_toi, si, pi)) = first else {
-                    break;
-                };
-                // Advance the sweep's start to the time of impact.
-                let b = &mut self.bodies[bi];
-                let backup = (b.sweep, b.q0);
-                b.sweep.c0 = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(t);
-                let a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
-                if a0 != b.sweep.a0 {
-                    b.q0 = crate::math::Rot::from_angle(a0);
-                }
-                b.sweep.a0 = a0;
-                let at_toi = b.start_transform();
-                let alpha = alpha0 + (Fixed::ONE - alpha0) * t;
-                // Manifolds with every static part the body touches at the time of impact.
-                let mut hits: Vec<ToiContact> = Vec::new();
-                let b = &self.bodies[bi];
-                let toi_touching = {
-                    let s = &self.bodies[si];
-                    crate::collide::collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf)
-                        .count
-                        > 0
-                };
-                if !toi_touching {
-                    // Not really touching (Box2D disables the contact for the rest of the step).
-                    (self.bodies[bi].sweep, self.bodies[bi].q0) = backup;
-                    skipped.push((si, pi));
-                    continue;
-                }
-                for (k, part) in b.parts.iter().enumerate() {
-                    let near = part.aabb(&at_toi);
-                    for s in self.bodies.iter() {
-                        if s.is_dynamic() {
-                            continue;
-                        }
-                        for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
-                            if !bb.overlaps(&near) {
-                                continue;
-                            }
-                            let m = crate::collide::collide_shapes(part, &at_toi, sp, &s.xf);
-                            if m.count > 0 {
-                                let (friction, restitution) = mix_materials(b, s);
-                                hits.push(ToiContact {
-                                    manifold: m,
-                                    part: k,
-                                    static_xf: s.xf,
-                                    static_radius: sp.radius(),
-                                    friction,
-                                    restitution,
-                                });
-                            }
-                        }
-                    }
-                }
-                let h = DT - DT * alpha;
-                self.scratch
-                    .solver
-                    .solve_toi(&mut self.bodies[bi], &mut hits, h);
-                alpha0 = alpha;
-            }
-        }
-    }
-
     /// Positions of every body's centre of mass (for tests and tools).
     pub fn centers(&self) -> Vec<Vec2> {
         self.bodies.iter().map(|b| b.sweep.c).collect()
-    }
-}
-
-fn update_sleep(bodies: &mut [Body], island: &[usize], position_solved: bool) {
-    let lin_tol2 = LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE;
-    let ang_tol2 = ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE;
-    let mut min_sleep = Fixed::MAX;
-    for &bi in island {
-        let b = &mut bodies[bi];
-        if !b.is_dynamic() {
-            continue;
-        }
-        if b.w * b.w > ang_tol2 || b.v.length_squared() > lin_tol2 {
-            b.sleep_time = Fixed::ZERO;
-            min_sleep = Fixed::ZERO;
-        } else {
-            b.sleep_time += DT;
-            min_sleep = min_sleep.min(b.sleep_time);
-        }
-    }
-    if min_sleep >= TIME_TO_SLEEP && position_solved {
-        for &bi in island {
-            let b = &mut bodies[bi];
-            if b.is_dynamic() {
-                b.awake = false;
-                b.sleep_time = Fixed::ZERO;
-                b.v = Vec2::ZERO;
-                b.w = Fixed::ZERO;
-            }
-        }
     }
 }
