@@ -26,6 +26,7 @@ mod sleep;
 mod solver;
 pub mod testbed;
 pub mod toi;
+mod trace;
 pub mod world;
 
 pub use body::{Body, BodyDef, BodyId, BodyKind};
@@ -33,4 +34,5 @@ pub use fixed::Fixed;
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use math::{Rot, Sweep, Transform, Vec2};
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
-pub use world::{ContactInfo, StepPhase, StepTrace, World, WorldError};
+pub use trace::StepTrace;
+pub use world::{ContactInfo, StepPhase, World, WorldError};

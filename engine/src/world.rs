@@ -19,12 +19,12 @@ use crate::broad_phase::BroadPhase;
 use crate::contact::{narrow_phase, update_contacts_in_place, Contact};
 use crate::continuous::continuous_collision;
 use crate::fixed::Fixed;
-use crate::hash::{chain, StateHasher};
 use crate::island::{solve_islands, Islands};
 use crate::math::Vec2;
 use crate::settings::*;
 use crate::shape::Shape;
 use crate::solver::IslandSolver;
+use crate::trace::{self, StepTrace};
 
 /// Most convex parts in one body.
 pub const MAX_PARTS: usize = 16;
@@ -98,25 +98,6 @@ impl core::fmt::Display for WorldError {
 }
 
 impl std::error::Error for WorldError {}
-
-/// Hashes of the state after each phase of one step (see [`World::step_traced`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StepTrace {
-    /// Candidate pairs.
-    pub broad_phase: u64,
-    /// Manifolds (geometry and feature ids).
-    pub narrow_phase: u64,
-    /// Velocities and accumulated impulses after the velocity solver.
-    pub solver: u64,
-    /// Positions after integration and position correction.
-    pub integration: u64,
-    /// Sleep flags and timers.
-    pub sleep: u64,
-    /// Positions after continuous collision.
-    pub continuous: u64,
-    /// [`World::state_hash`] at the end of the step.
-    pub state: u64,
-}
 
 /// What a caller can see of one contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,33 +266,7 @@ impl World {
     /// A 64-bit hash of the complete simulation state (every body's integrated state, sleep
     /// state, and every contact's manifold and accumulated impulses) in canonical order.
     pub fn state_hash(&self) -> u64 {
-        let mut h = StateHasher::new();
-        h.vec2(self.gravity);
-        h.u32(self.bodies.len() as u32);
-        for b in &self.bodies {
-            h.vec2(b.sweep.c);
-            h.fixed(b.sweep.a);
-            h.vec2(b.v);
-            h.fixed(b.w);
-            h.u32(b.awake as u32);
-            h.fixed(b.sleep_time);
-        }
-        h.u32(self.contacts.len() as u32);
-        for c in &self.contacts {
-            h.u32(c.key.body_lo);
-            h.u32(c.key.part_lo as u32);
-            h.u32(c.key.body_hi);
-            h.u32(c.key.part_hi as u32);
-            h.u64(c.seq);
-            h.u32(c.manifold.count as u32);
-            for p in c.manifold.points() {
-                h.u32(p.id.0);
-                h.vec2(p.local_point);
-                h.fixed(p.normal_impulse);
-                h.fixed(p.tangent_impulse);
-            }
-        }
-        h.finish()
+        trace::state_hash(self.gravity, &self.bodies, &self.contacts)
     }
 
     /// Count a step without computing it; only valid when [`World::is_at_rest`], where a step
@@ -323,30 +278,40 @@ impl World {
 
     /// Advance the world by one step of [`DT`].
     pub fn step(&mut self) {
-        self.step_inner(None, |_| {});
+        self.step_stages(|_, _| {});
     }
 
     /// [`World::step`], calling `phase_done` as each stage of the step ends (for profiling
     /// and the per-phase benchmarks; the step itself is the same).
-    pub fn step_with_phases(&mut self, phase_done: impl FnMut(StepPhase)) {
-        self.step_inner(None, phase_done);
+    pub fn step_with_phases(&mut self, mut phase_done: impl FnMut(StepPhase)) {
+        self.step_stages(|_, phase| phase_done(phase));
     }
 
     /// [`World::step`], also returning a hash of the state after each phase, to bisect a
-    /// divergence between two builds or platforms.
+    /// divergence between two builds or platforms. The hashes are taken between the stages and
+    /// only read the world, so the step is the same as [`World::step`].
     pub fn step_traced(&mut self) -> StepTrace {
         let mut t = StepTrace::default();
-        self.step_inner(Some(&mut t), |_| {});
+        self.step_stages(|w, phase| match phase {
+            StepPhase::BroadPhase => {
+                t.broad_phase = trace::pairs_hash(w.scratch.broad_phase.pairs())
+            }
+            StepPhase::NarrowPhase => t.narrow_phase = trace::manifolds_hash(&w.contacts),
+            StepPhase::Islands => {
+                (t.solver, t.integration, t.sleep) = trace::islands_hashes(&w.bodies, &w.contacts)
+            }
+            StepPhase::Continuous => {
+                t.continuous = trace::positions_hash(&w.bodies);
+                t.state = w.state_hash();
+            }
+        });
         t
     }
 
-    fn step_inner(
-        &mut self,
-        mut trace: Option<&mut StepTrace>,
-        mut phase_done: impl FnMut(StepPhase),
-    ) {
+    /// The step: its stages in order, with `stage_done(world, stage)` called as each ends.
+    fn step_stages(&mut self, mut stage_done: impl FnMut(&World, StepPhase)) {
         let pairs_changed = self.scratch.broad_phase.update(&mut self.bodies);
-        phase_done(StepPhase::BroadPhase);
+        stage_done(self, StepPhase::BroadPhase);
         if pairs_changed {
             narrow_phase(
                 &mut self.bodies,
@@ -362,28 +327,7 @@ impl World {
                 self.scratch.broad_phase.pairs(),
             );
         }
-        phase_done(StepPhase::NarrowPhase);
-        if let Some(t) = trace.as_deref_mut() {
-            let mut pairs = StateHasher::new();
-            for k in self.scratch.broad_phase.pairs() {
-                pairs.u32(k.body_lo);
-                pairs.u32(k.part_lo as u32);
-                pairs.u32(k.body_hi);
-                pairs.u32(k.part_hi as u32);
-            }
-            t.broad_phase = pairs.finish();
-            let mut m = StateHasher::new();
-            for c in &self.contacts {
-                m.u32(c.manifold.count as u32);
-                m.vec2(c.manifold.local_normal);
-                m.vec2(c.manifold.local_point);
-                for p in c.manifold.points() {
-                    m.u32(p.id.0);
-                    m.vec2(p.local_point);
-                }
-            }
-            t.narrow_phase = m.finish();
-        }
+        stage_done(self, StepPhase::NarrowPhase);
         solve_islands(
             &mut self.scratch.islands,
             &mut self.bodies,
@@ -391,43 +335,9 @@ impl World {
             &mut self.scratch.solver,
             self.gravity,
         );
-        phase_done(StepPhase::Islands);
-        if let Some(t) = trace.as_deref_mut() {
-            let (mut v, mut p, mut s, mut imp) = (
-                StateHasher::new(),
-                StateHasher::new(),
-                StateHasher::new(),
-                StateHasher::new(),
-            );
-            for b in &self.bodies {
-                v.vec2(b.v);
-                v.fixed(b.w);
-                p.vec2(b.sweep.c);
-                p.fixed(b.sweep.a);
-                s.u32(b.awake as u32);
-                s.fixed(b.sleep_time);
-            }
-            for c in &self.contacts {
-                for pt in c.manifold.points() {
-                    imp.fixed(pt.normal_impulse);
-                    imp.fixed(pt.tangent_impulse);
-                }
-            }
-            t.solver = chain(v.finish(), imp.finish());
-            t.integration = p.finish();
-            t.sleep = s.finish();
-        }
+        stage_done(self, StepPhase::Islands);
         continuous_collision(&mut self.bodies, &mut self.scratch.solver);
-        phase_done(StepPhase::Continuous);
-        if let Some(t) = trace {
-            let mut p = StateHasher::new();
-            for b in &self.bodies {
-                p.vec2(b.sweep.c);
-                p.fixed(b.sweep.a);
-            }
-            t.continuous = p.finish();
-            t.state = self.state_hash();
-        }
+        stage_done(self, StepPhase::Continuous);
         self.steps += 1;
     }
 
