@@ -105,7 +105,7 @@ pub fn audit_run(
     let mut checkpoints = Vec::new();
     let opts = engine::RunOptions {
         chain_hashes: false,
-        ..Default::default()
+        ..tasks::PHYRE_RUN
     };
     let stride = stride.max(1);
     let r = engine::run(&mut setup.world, &setup.goal, opts, |step, w| {
