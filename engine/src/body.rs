@@ -32,7 +32,7 @@ pub struct BodyDef {
     pub position: Vec2,
     /// Angle (rad, counter-clockwise).
     pub angle: Fixed,
-    /// Convex parts in body coordinates (1 … [`crate::world::MAX_PARTS`]).
+    /// Convex parts in body coordinates (1 … [`crate::MAX_PARTS`]).
     pub parts: Vec<Shape>,
     pub density: Fixed,
     pub friction: Fixed,

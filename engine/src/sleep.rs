@@ -3,7 +3,7 @@
 //!
 //! A sleeping body is neither solved nor integrated, and contacts between sleeping bodies keep
 //! their manifolds, so a world where nothing is awake does not change when stepped (the early
-//! exit of [`crate::goal::run`] relies on it).
+//! exit of [`crate::run`] relies on it).
 
 use crate::body::Body;
 use crate::fixed::Fixed;

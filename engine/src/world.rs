@@ -270,7 +270,7 @@ impl World {
     }
 
     /// Count a step without computing it; only valid when [`World::is_at_rest`], where a step
-    /// changes nothing else (the early exit of [`crate::goal::run`]).
+    /// changes nothing else (the early exit of [`crate::run`]).
     pub fn advance_at_rest(&mut self) {
         debug_assert!(self.is_at_rest());
         self.steps += 1;

@@ -1,9 +1,8 @@
 //! Determinism: per-step hash chains are identical across runs, processes, snapshots and build
 //! profiles (committed golden values), and the early exit changes no result.
 
-use engine::goal::{run, Goal, RunOptions, TouchRule};
-use engine::hash::chain;
 use engine::testbed::{self, ball_shape, box_shape, px, px2};
+use engine::{chain_hash, run, Goal, RunOptions, TouchRule};
 use engine::{BodyDef, BodyId, BodyKind, Fixed, Shape, Vec2, World};
 use proptest::prelude::*;
 
@@ -18,7 +17,7 @@ fn chain_of(mut w: World, steps: u32) -> (u64, u64) {
     let mut h = 0;
     for _ in 0..steps {
         w.step();
-        h = chain(h, w.state_hash());
+        h = chain_hash(h, w.state_hash());
     }
     (h, w.state_hash())
 }

@@ -220,7 +220,7 @@ fn build(bodies: &[RandomBody]) -> (World, Vec<u8>) {
         if shapes.is_empty() {
             continue;
         }
-        shapes.truncate(engine::world::MAX_PARTS);
+        shapes.truncate(engine::MAX_PARTS);
         let pos = Vec2::new(tenths_px(b.x_tenths), tenths_px(b.y_tenths));
         add(
             &mut w,

@@ -3,8 +3,8 @@
 
 use core::fmt;
 
-use engine::math::Vec2;
 use engine::settings::PX_PER_METRE;
+use engine::Vec2;
 use engine::{
     BodyDef, BodyId, BodyKind, Circle, Fixed, Goal, Polygon, PolygonError, RunOptions, Shape,
     TouchRule, World, WorldError,
