@@ -11,7 +11,8 @@
 //! The modules are private and what callers use is re-exported here, so the stages of the step
 //! (`broad_phase`, `contact`, `island`, `sleep`, `solver`, `continuous`) and the geometry behind
 //! them (`collide`, `manifold`, `toi`) can change without touching any caller. `settings` stays
-//! public: it holds only the documented physical constants.
+//! public: it holds only the documented physical constants. `testbed`, the standard test
+//! scenes, exists only with the `testbed` feature (tests, benchmarks, fuzzing).
 #![deny(clippy::float_arithmetic)]
 
 mod body;
@@ -29,6 +30,7 @@ pub mod settings;
 mod shape;
 mod sleep;
 mod solver;
+#[cfg(feature = "testbed")]
 pub mod testbed;
 mod toi;
 mod trace;
