@@ -1,4 +1,6 @@
-//! Rigid bodies: definitions given by callers and the state the world steps.
+//! Rigid bodies: definitions given by callers and the state the world steps, including each
+//! part's tight and fat bounding boxes, kept in step with the body's transform (the broad phase,
+//! `broad_phase.rs`, reads the fat ones).
 
 use crate::fixed::Fixed;
 use crate::math::{Rot, Sweep, Transform, Vec2};

@@ -1,7 +1,7 @@
-//! A goal tracker: run a world until body A has touched body B for N consecutive steps, or M
-//! steps are done, checking the relation after every step. N and M are the caller's
-//! ([`RunOptions::hold_steps`], [`RunOptions::max_steps`]): the engine has no task rules (PHYRE's
-//! numbers are in the `tasks` crate).
+//! A goal tracker: step a world until body A has touched body B (by a [`TouchRule`]) after each
+//! of N consecutive steps, or M steps are done, checking the relation after every step. N and M
+//! are the caller's ([`RunOptions::hold_steps`], [`RunOptions::max_steps`]): the engine has no
+//! task rules (PHYRE's are `tasks::PHYRE_RUN`).
 
 use crate::body::BodyId;
 use crate::fixed::Fixed;

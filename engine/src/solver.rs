@@ -1,11 +1,14 @@
-//! The island solver: velocity integration, sequential impulses with warm starting and the
-//! 2-point block solver, position integration with per-step caps, and non-linear Gauss-Seidel
-//! position correction.
+//! The solver. Per island ([`IslandSolver::solve`], called by `island.rs`): velocity
+//! integration (gravity, damping), sequential impulses with warm starting and the 2-point block
+//! solver, position integration with per-step caps, and non-linear Gauss-Seidel position
+//! correction. Per continuous-collision sub-step ([`IslandSolver::solve_toi`], called by
+//! `continuous.rs`): one body against the static parts it touches.
 //!
-//! Order (fixed and documented): bodies in ascending id; contacts in the order the island
-//! search discovered them (see `island.rs`); within a contact, friction before the
-//! normal constraint. Work that is an exact no-op is skipped (the terms of bodies that cannot
-//! move, and velocity sweeps once nothing changes), which leaves every bit as it was.
+//! Order (fixed): bodies in ascending id; contacts in the order the island search discovered
+//! them, the same in every pass (warm start, each velocity iteration, each position iteration,
+//! point by point); within a contact, friction before the normal constraint. Work that is an
+//! exact no-op is skipped (the terms of bodies that cannot move, and velocity sweeps once
+//! nothing changes), which leaves every bit as it was.
 
 use crate::body::Body;
 use crate::contact::{Contact, ToiContact};

@@ -1,18 +1,24 @@
-//! The world: bodies, contacts and the step.
+//! The world: bodies, contacts, and the step as a sequence of stages, each in its own file.
 //!
-//! One step (`World::step`), in this fixed order:
-//! 1. **Broad phase**: candidate pairs from the fat boxes (sort and sweep), recomputed only
-//!    when a fat box was replaced.
-//! 2. **Narrow phase** on the current transforms: update every contact with an awake body
-//!    (pairs with no awake body keep their manifold), match feature ids for warm starting, wake
-//!    both bodies when a pair starts or stops touching. Touching therefore lags positions by
-//!    one step, as in Box2D.
-//! 3. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
-//!    connect islands), seeded from the newest body (descending id), each body's contacts
-//!    visited newest first; each island is solved by [`crate::solver`] and put to sleep when
-//!    every body in it has been slow for [`TIME_TO_SLEEP`].
-//! 4. **Continuous collision** of every awake dynamic body against static bodies, with Box2D's
-//!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
+//! One step (`World::step_stages`, behind `step`, `step_with_phases` and `step_traced`), in this
+//! fixed order:
+//! 1. **Broad phase** (`broad_phase.rs`): candidate pairs from the fat boxes (sort and sweep),
+//!    recomputed only when a fat box was replaced.
+//! 2. **Narrow phase** (`contact.rs`) on the current transforms: contacts created for new pairs
+//!    (numbered in key order) and dropped for vanished ones; every contact with an awake body
+//!    gets a new manifold (pairs with no awake body keep theirs), with impulses matched by
+//!    feature id for warm starting; both bodies wake when a contact starts or stops touching.
+//!    Touching therefore lags positions by one step, as in Box2D.
+//! 3. **Islands** (`island.rs`): awake dynamic bodies connected by touching contacts, seeded
+//!    from the newest body, each body's contacts visited newest first; each island is solved
+//!    (`solver.rs`) and its sleep state updated (`sleep.rs`) before the next island is built.
+//! 4. **Continuous collision** (`continuous.rs`) of every awake dynamic body that moved against
+//!    the static bodies, in body id order, with Box2D's sub-steps: advance to the time of
+//!    impact, correct, solve, integrate the rest of the step.
+//!
+//! The stages see only the slices and buffers they are given, never the `World`; the optional
+//! observer of `step_stages` runs between them (per-stage timing, and the hashes of
+//! `trace.rs`), so it cannot change the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
