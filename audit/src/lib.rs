@@ -10,7 +10,7 @@
 //! `c_k` are the low 32 bits (8 hex digits) of the hash chain after step k·stride (up to the
 //! last step covered).
 
-use engine::hash::chain;
+use engine::chain_hash;
 use engine::StepTrace;
 use std::fmt::Write as _;
 use tasks::{Task, TaskSet};
@@ -105,11 +105,11 @@ pub fn audit_run(
     let mut checkpoints = Vec::new();
     let opts = engine::RunOptions {
         chain_hashes: false,
-        ..Default::default()
+        ..tasks::PHYRE_RUN
     };
     let stride = stride.max(1);
     let r = engine::run(&mut setup.world, &setup.goal, opts, |step, w| {
-        chain_h = chain(chain_h, w.state_hash());
+        chain_h = chain_hash(chain_h, w.state_hash());
         if step % stride == 0 {
             checkpoints.push(chain_h as u32);
         }

@@ -1,4 +1,6 @@
-//! Rigid bodies: definitions given by callers and the state the world steps.
+//! Rigid bodies: definitions given by callers and the state the world steps, including each
+//! part's tight and fat bounding boxes, kept in step with the body's transform (the broad phase,
+//! `broad_phase.rs`, reads the fat ones).
 
 use crate::fixed::Fixed;
 use crate::math::{Rot, Sweep, Transform, Vec2};
@@ -32,7 +34,7 @@ pub struct BodyDef {
     pub position: Vec2,
     /// Angle (rad, counter-clockwise).
     pub angle: Fixed,
-    /// Convex parts in body coordinates (1 … [`crate::world::MAX_PARTS`]).
+    /// Convex parts in body coordinates (1 … [`crate::MAX_PARTS`]).
     pub parts: Vec<Shape>,
     pub density: Fixed,
     pub friction: Fixed,

@@ -1,4 +1,5 @@
-//! Narrow phase: contact manifolds between pairs of convex shapes.
+//! Collision of two convex shapes: the contact manifolds that the narrow phase (`contact.rs`) and
+//! continuous collision (`continuous.rs`) compute.
 //!
 //! The manifolds follow the convention documented in [`crate::manifold`]: `Circles` for two
 //! circles, `FaceA` / `FaceB` when the reference face (or, for a polygon and a circle, the

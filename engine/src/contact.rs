@@ -1,11 +1,18 @@
-//! Contacts between parts of two bodies: the deterministic broad phase (sort and sweep) and the
-//! narrow-phase update with warm-start matching by feature id.
+//! Contacts between parts of two bodies and the narrow phase, the step's second stage: each
+//! contact's manifold recomputed at the current transforms, with warm-start matching of the
+//! accumulated impulses by feature id, and the materials of the two bodies mixed once.
+//!
+//! Also the contacts of continuous collision ([`ToiContact`]), which the sub-step driver
+//! (`continuous.rs`) builds and the solver consumes: kept here, beside [`Contact`], so that the
+//! solver depends on no stage that calls it.
 
 use crate::body::Body;
 use crate::collide::collide_shapes;
 use crate::fixed::Fixed;
 use crate::manifold::Manifold;
-use crate::shape::{Aabb, Shape};
+use crate::math::Transform;
+use crate::shape::Shape;
+use crate::sleep;
 
 /// Canonical identity of a contact: the lower body id first. Contacts are kept sorted by it,
 /// which fixes every iteration order that depends on contacts.
@@ -44,58 +51,16 @@ impl Contact {
     }
 }
 
-/// A part's bounding box, for the broad phase.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Proxy {
-    aabb: Aabb,
-    body: u32,
-    part: u16,
-    dynamic: bool,
-}
-
-/// Candidate pairs: parts whose fat boxes overlap (see `Body::fat`), sorted by key. Pairs of two
-/// static bodies and pairs within one body are skipped.
-pub(crate) fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Vec<ContactKey>) {
-    out.clear();
-    proxies.clear();
-    for (bi, b) in bodies.iter().enumerate() {
-        for (pi, bb) in b.fat.iter().enumerate() {
-            proxies.push(Proxy {
-                aabb: *bb,
-                body: bi as u32,
-                part: pi as u16,
-                dynamic: b.is_dynamic(),
-            });
-        }
-    }
-    // Sort and sweep on x; ties broken by (body, part) so the order is total.
-    proxies.sort_unstable_by_key(|p| (p.aabb.lower.x, p.body, p.part));
-    for i in 0..proxies.len() {
-        let p = &proxies[i];
-        for q in &proxies[i + 1..] {
-            if q.aabb.lower.x > p.aabb.upper.x {
-                break;
-            }
-            if q.body == p.body || (!p.dynamic && !q.dynamic) {
-                continue;
-            }
-            if p.aabb.lower.y > q.aabb.upper.y || q.aabb.lower.y > p.aabb.upper.y {
-                continue;
-            }
-            let (lo, hi) = if (p.body, p.part) < (q.body, q.part) {
-                (p, q)
-            } else {
-                (q, p)
-            };
-            out.push(ContactKey {
-                body_lo: lo.body,
-                part_lo: lo.part,
-                body_hi: hi.body,
-                part_hi: hi.part,
-            });
-        }
-    }
-    out.sort_unstable();
+/// A contact of a body with a static part during a continuous-collision sub-step.
+#[derive(Clone, Debug)]
+pub(crate) struct ToiContact {
+    /// A = the body's part, B = the static part.
+    pub manifold: Manifold,
+    pub part: usize,
+    pub static_xf: Transform,
+    pub static_radius: Fixed,
+    pub friction: Fixed,
+    pub restitution: Fixed,
 }
 
 /// Build the contact for `key` (no manifold yet).
@@ -111,8 +76,7 @@ pub(crate) fn new_contact(bodies: &[Body], key: ContactKey) -> Contact {
     } else {
         (key.body_lo, key.part_lo, key.body_hi, key.part_hi)
     };
-    let fa = bodies[body_a as usize].friction;
-    let fb = bodies[body_b as usize].friction;
+    let (friction, restitution) = mix_materials(&bodies[body_a as usize], &bodies[body_b as usize]);
     Contact {
         key,
         body_a,
@@ -120,10 +84,22 @@ pub(crate) fn new_contact(bodies: &[Body], key: ContactKey) -> Contact {
         body_b,
         part_b,
         manifold: Manifold::default(),
-        friction: (fa * fb).sqrt(),
-        restitution: lo.restitution.max(hi.restitution),
+        friction,
+        restitution,
         seq: 0,
     }
+}
+
+/// Friction and restitution of a contact between two bodies' materials: friction the geometric
+/// mean, restitution the larger of the two (Box2D's mixing rules). Both are symmetric in `a` and
+/// `b` bit for bit (the fixed-point product rounds the exact product; `max` picks one of the two
+/// values), so the order the callers pass the bodies in does not matter.
+#[inline]
+pub(crate) fn mix_materials(a: &Body, b: &Body) -> (Fixed, Fixed) {
+    (
+        (a.friction * b.friction).sqrt(),
+        a.restitution.max(b.restitution),
+    )
 }
 
 /// Recompute the manifold of `c` at the bodies' current transforms, carrying accumulated
@@ -151,4 +127,75 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
     let changed = (old.count > 0) != (m.count > 0);
     c.manifold = m;
     changed
+}
+
+/// The narrow phase, the step's second stage, in a step where the broad phase ran: the contact
+/// list becomes one contact per candidate pair in `pairs` (sorted by key), keeping the existing
+/// contacts (with their creation numbers and impulses) and creating the new ones, numbered from
+/// `next_contact_seq` in key order. Every contact with an awake body gets a new manifold; pairs
+/// with no awake body keep theirs, as in Box2D, which skips them. When a contact starts or stops
+/// touching, both its bodies wake, after the whole list was updated. `spare` is scratch space.
+pub(crate) fn narrow_phase(
+    bodies: &mut [Body],
+    contacts: &mut Vec<Contact>,
+    spare: &mut Vec<Contact>,
+    pairs: &[ContactKey],
+    next_contact_seq: &mut u64,
+) {
+    let mut old = std::mem::take(contacts);
+    let mut merged = std::mem::take(spare);
+    merged.clear();
+    let mut oi = 0;
+    let mut wake: Vec<u32> = Vec::new();
+    for &key in pairs {
+        // Both lists are sorted by key: a merge join keeps existing contacts (and their
+        // impulses for warm starting) and creates the new ones.
+        while oi < old.len() && old[oi].key < key {
+            oi += 1;
+        }
+        let mut c = if oi < old.len() && old[oi].key == key {
+            std::mem::take(&mut old[oi])
+        } else {
+            *next_contact_seq += 1;
+            Contact {
+                seq: *next_contact_seq,
+                ..new_contact(bodies, key)
+            }
+        };
+        let awake = bodies[c.body_a as usize].awake || bodies[c.body_b as usize].awake;
+        if awake && update_contact(&mut c, bodies) {
+            wake.push(c.body_a);
+            wake.push(c.body_b);
+        }
+        merged.push(c);
+    }
+    // Keep the old vector's allocation for the next step.
+    old.clear();
+    *spare = old;
+    *contacts = merged;
+    for bi in wake {
+        sleep::wake(bodies, bi as usize);
+    }
+}
+
+/// [`narrow_phase`] when the pairs are last step's: then the contact list already holds exactly
+/// one contact per pair, in key order, and the merge would keep every one in place, so they are
+/// updated where they are.
+pub(crate) fn update_contacts_in_place(
+    bodies: &mut [Body],
+    contacts: &mut [Contact],
+    pairs: &[ContactKey],
+) {
+    debug_assert!(contacts.iter().map(|c| c.key).eq(pairs.iter().copied()));
+    let mut wake: Vec<u32> = Vec::new();
+    for c in contacts.iter_mut() {
+        let awake = bodies[c.body_a as usize].awake || bodies[c.body_b as usize].awake;
+        if awake && update_contact(c, bodies) {
+            wake.push(c.body_a);
+            wake.push(c.body_b);
+        }
+    }
+    for bi in wake {
+        sleep::wake(bodies, bi as usize);
+    }
 }

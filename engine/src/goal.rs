@@ -1,10 +1,11 @@
-//! The goal: body A touches body B for [`GOAL_HOLD_STEPS`] consecutive steps within
-//! [`MAX_STEPS`], evaluated after every step (SPEC §2).
+//! A goal tracker: step a world until body A has touched body B (by a [`TouchRule`]) after each
+//! of N consecutive steps, or M steps are done, checking the relation after every step. N and M
+//! are the caller's ([`RunOptions::hold_steps`], [`RunOptions::max_steps`]): the engine has no
+//! task rules (PHYRE's are `tasks::PHYRE_RUN`).
 
 use crate::body::BodyId;
 use crate::fixed::Fixed;
 use crate::hash::chain;
-use crate::settings::{GOAL_HOLD_STEPS, MAX_STEPS};
 use crate::shape::Shape;
 use crate::world::World;
 
@@ -58,7 +59,7 @@ pub struct RunOutcome {
     pub stepped: u32,
     /// Step number (1-based: after that many steps) at which the goal first held.
     pub first_touch_step: Option<u32>,
-    /// Step number at which the hold reached [`GOAL_HOLD_STEPS`].
+    /// Step number at which the hold reached [`RunOptions::hold_steps`].
     pub solved_step: Option<u32>,
     /// [`World::state_hash`] after the last step covered.
     pub final_hash: u64,
@@ -69,6 +70,9 @@ pub struct RunOutcome {
 /// Options of [`run`].
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
+    /// The goal is reached once its relation has held after this many consecutive steps.
+    pub hold_steps: u32,
+    /// Steps in a full run.
     pub max_steps: u32,
     /// Chain [`World::state_hash`] after every step into `hash_chain` (and disable the early
     /// exit's shortcut for the hash, which stays exact anyway).
@@ -80,10 +84,13 @@ pub struct RunOptions {
     pub status_only: bool,
 }
 
-impl Default for RunOptions {
-    fn default() -> Self {
+impl RunOptions {
+    /// A full run of at most `max_steps` steps that ends once the goal has held for `hold_steps`
+    /// consecutive steps; early exit on, no hash chain, not status-only.
+    pub const fn new(hold_steps: u32, max_steps: u32) -> RunOptions {
         RunOptions {
-            max_steps: MAX_STEPS,
+            hold_steps,
+            max_steps,
             chain_hashes: false,
             early_exit: true,
             status_only: false,
@@ -91,7 +98,7 @@ impl Default for RunOptions {
     }
 }
 
-/// Step `world` until the goal has held for [`GOAL_HOLD_STEPS`] consecutive steps or
+/// Step `world` until the goal has held for `opts.hold_steps` consecutive steps or
 /// `max_steps` are done. `observer(step, world)` is called after every step (1-based).
 ///
 /// Early exit: once no dynamic body is awake, a step cannot change the state (contacts of
@@ -100,7 +107,7 @@ impl Default for RunOptions {
 ///
 /// With [`RunOptions::status_only`] (and `observer` then sees fewer steps) the run also stops
 /// once its status is decided, which cannot change `solved`, `steps` or `solved_step`:
-/// * when the goal's current hold plus the steps left is below [`GOAL_HOLD_STEPS`], no hold can
+/// * when the goal's current hold plus the steps left is below `hold_steps`, no hold can
 ///   complete any more: not solved;
 /// * when the world is at rest (early exit on), the goal's relation can no longer change (the
 ///   state is frozen), so it is solved exactly when it holds now and the hold completes within
@@ -145,7 +152,7 @@ pub fn run(
         if goal.holds(world) {
             consecutive += 1;
             first_touch.get_or_insert(step);
-            if consecutive >= GOAL_HOLD_STEPS {
+            if consecutive >= opts.hold_steps {
                 return RunOutcome {
                     solved: true,
                     steps: step,
@@ -163,15 +170,15 @@ pub fn run(
             let left = opts.max_steps - step;
             let decided = if at_rest {
                 // Frozen: the hold (if any) just continues; none can start.
-                Some(consecutive > 0 && consecutive + left >= GOAL_HOLD_STEPS)
-            } else if consecutive + left < GOAL_HOLD_STEPS {
+                Some(consecutive > 0 && consecutive + left >= opts.hold_steps)
+            } else if consecutive + left < opts.hold_steps {
                 Some(false)
             } else {
                 None
             };
             match decided {
                 Some(true) => {
-                    let solved_at = step + (GOAL_HOLD_STEPS - consecutive);
+                    let solved_at = step + (opts.hold_steps - consecutive);
                     return RunOutcome {
                         solved: true,
                         steps: solved_at,

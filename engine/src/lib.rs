@@ -7,26 +7,43 @@
 //!
 //! Units are metres, kilograms, seconds and radians; the scene's pixels are 1/6 m
 //! ([`settings::PX_PER_METRE`]).
+//!
+//! The modules are private and what callers use is re-exported here, so the stages of the step
+//! (`broad_phase`, `contact`, `island`, `sleep`, `solver`, `continuous`) and the geometry behind
+//! them (`collide`, `manifold`, `toi`) can change without touching any caller. `settings` stays
+//! public: it holds only the documented physical constants. `testbed`, the standard test
+//! scenes, exists only with the `testbed` feature (tests, benchmarks, fuzzing).
 #![deny(clippy::float_arithmetic)]
 
-pub mod body;
-pub mod collide;
-pub mod contact;
-pub mod fixed;
-pub mod goal;
-pub mod hash;
-pub mod manifold;
-pub mod math;
+mod body;
+mod broad_phase;
+mod collide;
+mod contact;
+mod continuous;
+mod fixed;
+mod goal;
+mod hash;
+mod island;
+mod manifold;
+mod math;
 pub mod settings;
-pub mod shape;
+mod shape;
+mod sleep;
 mod solver;
+#[cfg(feature = "testbed")]
 pub mod testbed;
-pub mod toi;
-pub mod world;
+mod toi;
+mod trace;
+mod world;
 
 pub use body::{Body, BodyDef, BodyId, BodyKind};
-pub use fixed::Fixed;
+pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
-pub use math::{Rot, Sweep, Transform, Vec2};
-pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape};
-pub use world::{ContactInfo, StepPhase, StepTrace, World, WorldError};
+pub use hash::chain as chain_hash;
+pub use math::{sin_cos, Rot, Sweep, Transform, Vec2};
+pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape, MAX_POLYGON_VERTICES};
+pub use trace::StepTrace;
+pub use world::{
+    ContactInfo, StepPhase, World, WorldError, MAX_BODIES, MAX_PARTS, MAX_PART_EXTENT,
+    MAX_POSITION, MAX_SPEED,
+};

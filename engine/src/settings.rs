@@ -40,7 +40,3 @@ pub const LINEAR_SLEEP_TOLERANCE: Fixed = Fixed::ratio(1, 100);
 pub const ANGULAR_SLEEP_TOLERANCE: Fixed = ANGULAR_SLOP;
 /// The 2-point block solver is used while the condition number of K stays below this.
 pub const MAX_CONDITION_NUMBER: i64 = 1000;
-/// A goal holds after this many consecutive touching steps (3 s).
-pub const GOAL_HOLD_STEPS: u32 = 180;
-/// Steps in a full run.
-pub const MAX_STEPS: u32 = 1000;

@@ -1,14 +1,17 @@
-//! The island solver: velocity integration, sequential impulses with warm starting and the
-//! 2-point block solver, position integration with per-step caps, and non-linear Gauss-Seidel
-//! position correction.
+//! The solver. Per island ([`IslandSolver::solve`], called by `island.rs`): velocity
+//! integration (gravity, damping), sequential impulses with warm starting and the 2-point block
+//! solver, position integration with per-step caps, and non-linear Gauss-Seidel position
+//! correction. Per continuous-collision sub-step ([`IslandSolver::solve_toi`], called by
+//! `continuous.rs`): one body against the static parts it touches.
 //!
-//! Order (fixed and documented): bodies in ascending id; contacts in the order the island
-//! search discovered them (see `World::solve_islands`); within a contact, friction before the
-//! normal constraint. Work that is an exact no-op is skipped (the terms of bodies that cannot
-//! move, and velocity sweeps once nothing changes), which leaves every bit as it was.
+//! Order (fixed): bodies in ascending id; contacts in the order the island search discovered
+//! them, the same in every pass (warm start, each velocity iteration, each position iteration,
+//! point by point); within a contact, friction before the normal constraint. Work that is an
+//! exact no-op is skipped (the terms of bodies that cannot move, and velocity sweeps once
+//! nothing changes), which leaves every bit as it was.
 
 use crate::body::Body;
-use crate::contact::Contact;
+use crate::contact::{Contact, ToiContact};
 use crate::fixed::Fixed;
 use crate::manifold::{position_point, WorldManifold};
 use crate::math::{Rot, Transform, Vec2};
@@ -344,12 +347,7 @@ impl IslandSolver {
     /// impact (its sweep's `c0`/`a0`): position correction (Baumgarte 0.75, until the worst
     /// separation is above −1.5 slops), then velocities (no warm start, restitution from the
     /// current approach speed), then integration over the remaining time `h`.
-    pub(crate) fn solve_toi(
-        &mut self,
-        body: &mut Body,
-        hits: &mut [crate::world::ToiContact],
-        h: Fixed,
-    ) {
+    pub(crate) fn solve_toi(&mut self, body: &mut Body, hits: &mut [ToiContact], h: Fixed) {
         let toi_baumgarte = Fixed::ratio(75, 100);
         let mut sb = SolverBody {
             c: body.sweep.c0,

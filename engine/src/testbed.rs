@@ -1,5 +1,6 @@
 //! Standard scenes for tests, benchmarks and determinism audits, built in scene pixels
-//! (1 px = 1/6 m) with exact rational coordinates so no float is involved.
+//! (1 px = 1/6 m) with exact rational coordinates so no float is involved. Only with the
+//! `testbed` feature: the engine itself never uses them.
 
 use crate::body::{BodyDef, BodyKind};
 use crate::fixed::Fixed;

@@ -28,20 +28,16 @@ pub const MAX_TOI_ITERATIONS: usize = 30;
 pub const TOI_TOLERANCE: Fixed = Fixed::from_raw(LINEAR_SLOP.raw() / 4);
 
 /// The target separation Box2D 2.3.2 aims for, as a surface distance (skins and radii included):
-/// `max(slop − (r_a + r_b), −3·slop)`, i.e. −3 · slop for every shape pair PHYRE uses.
+/// `max(slop − (r_a + r_b), −3·slop)`, i.e. −3 · slop for every shape pair PHYRE uses, which is
+/// the constant the continuous-collision driver passes (so only the tests call this).
+#[cfg(test)]
 pub fn box2d_target(a: &Shape, b: &Shape) -> Fixed {
     (LINEAR_SLOP - a.radius() - b.radius()).max(-LINEAR_SLOP.mul_int(3))
 }
 
-/// First fraction t ∈ (0, 1) of the sweep at which `moving` comes within `target` separation
-/// (surface distance, negative = overlap) of `fixed`; `None` when it stays farther apart over the
-/// whole sweep, and also when it is already within `target` (+ [`TOI_TOLERANCE`]) at t = 0 (the
-/// discrete contact handles that case).
-///
-/// At the returned t the shapes are at least `target` apart (up to rounding) and their separation
-/// lower bound is below `target + TOI_TOLERANCE`. If [`MAX_TOI_ITERATIONS`] steps do not settle
-/// the query, the last (still safe, not yet touching) fraction is returned, so that a fast body
-/// can never tunnel.
+/// [`time_of_impact_from`] computing `q0` itself: the tests' entry point (the
+/// continuous-collision driver keeps `q0` with the sweep).
+#[cfg(test)]
 pub fn time_of_impact(
     moving: &Shape,
     sweep: &Sweep,
@@ -59,7 +55,17 @@ pub fn time_of_impact(
     )
 }
 
-/// [`time_of_impact`] given `q0 = Rot::from_angle(sweep.a0)`, which the caller keeps.
+/// First fraction t ∈ (0, 1) of the sweep at which `moving` comes within `target` separation
+/// (surface distance, negative = overlap) of `fixed`; `None` when it stays farther apart over the
+/// whole sweep, and also when it is already within `target` (+ [`TOI_TOLERANCE`]) at t = 0 (the
+/// discrete contact handles that case).
+///
+/// At the returned t the shapes are at least `target` apart (up to rounding) and their separation
+/// lower bound is below `target + TOI_TOLERANCE`. If [`MAX_TOI_ITERATIONS`] steps do not settle
+/// the query, the last (still safe, not yet touching) fraction is returned, so that a fast body
+/// can never tunnel.
+///
+/// `q0` is `Rot::from_angle(sweep.a0)`, which the caller keeps.
 pub(crate) fn time_of_impact_from(
     moving: &Shape,
     sweep: &Sweep,
@@ -121,12 +127,14 @@ fn advance(
 
 /// A lower bound of the signed distance between the two shapes (skins and radii included;
 /// negative when they overlap). Exact for two circles, and (up to rounding) for any pair whose
-/// cores are separated or, for polygons, overlapping.
+/// cores are separated or, for polygons, overlapping. (Only the tests ask for it alone.)
+#[cfg(test)]
 pub fn separation_lower_bound(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Fixed {
     separating_axis(a, xf_a, b, xf_b).1
 }
 
 /// The best axis found (unit, from A to B) and the projected gap along it, radii included.
+#[cfg(test)]
 fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> (Vec2, Fixed) {
     separating_axis_until(a, xf_a, b, xf_b, Fixed::MAX).expect("never stops early at MAX")
 }

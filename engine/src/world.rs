@@ -1,45 +1,39 @@
-//! The world: bodies, contacts and the step.
+//! The world: bodies, contacts, and the step as a sequence of stages, each in its own file.
 //!
-//! One step (`World::step`), in this fixed order:
-//! 1. **Broad phase**: candidate pairs from the fat boxes (sort and sweep), recomputed only
-//!    when a fat box was replaced.
-//! 2. **Narrow phase** on the current transforms: update every contact with an awake body
-//!    (pairs with no awake body keep their manifold), match feature ids for warm starting, wake
-//!    both bodies when a pair starts or stops touching. Touching therefore lags positions by
-//!    one step, as in Box2D.
-//! 3. **Islands**: awake dynamic bodies connected by touching contacts (static bodies do not
-//!    connect islands), seeded from the newest body (descending id), each body's contacts
-//!    visited newest first; each island is solved by [`crate::solver`] and put to sleep when
-//!    every body in it has been slow for [`TIME_TO_SLEEP`].
-//! 4. **Continuous collision** of every awake dynamic body against static bodies, with Box2D's
-//!    sub-steps: advance to the time of impact, correct, solve, integrate the rest of the step.
+//! One step (`World::step_stages`, behind `step`, `step_with_phases` and `step_traced`), in this
+//! fixed order:
+//! 1. **Broad phase** (`broad_phase.rs`): candidate pairs from the fat boxes (sort and sweep),
+//!    recomputed only when a fat box was replaced.
+//! 2. **Narrow phase** (`contact.rs`) on the current transforms: contacts created for new pairs
+//!    (numbered in key order) and dropped for vanished ones; every contact with an awake body
+//!    gets a new manifold (pairs with no awake body keep theirs), with impulses matched by
+//!    feature id for warm starting; both bodies wake when a contact starts or stops touching.
+//!    Touching therefore lags positions by one step, as in Box2D.
+//! 3. **Islands** (`island.rs`): awake dynamic bodies connected by touching contacts, seeded
+//!    from the newest body, each body's contacts visited newest first; each island is solved
+//!    (`solver.rs`) and its sleep state updated (`sleep.rs`) before the next island is built.
+//! 4. **Continuous collision** (`continuous.rs`) of every awake dynamic body that moved against
+//!    the static bodies, in body id order, with Box2D's sub-steps: advance to the time of
+//!    impact, correct, solve, integrate the rest of the step.
+//!
+//! The stages see only the slices and buffers they are given, never the `World`; the optional
+//! observer of `step_stages` runs between them (per-stage timing, and the hashes of
+//! `trace.rs`), so it cannot change the step.
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
-use crate::contact::{find_pairs, new_contact, update_contact, Contact, ContactKey, Proxy};
+use crate::broad_phase::BroadPhase;
+use crate::contact::{narrow_phase, update_contacts_in_place, Contact};
+use crate::continuous::continuous_collision;
 use crate::fixed::Fixed;
-use crate::hash::{chain, StateHasher};
+use crate::island::{solve_islands, Islands};
 use crate::math::Vec2;
 use crate::settings::*;
-use crate::shape::{Aabb, Shape};
+use crate::shape::Shape;
 use crate::solver::IslandSolver;
-use crate::toi::time_of_impact_from;
+use crate::trace::{self, StepTrace};
 
 /// Most convex parts in one body.
 pub const MAX_PARTS: usize = 16;
-/// Most continuous-collision sub-steps of one body in one step (Box2D's `b2_maxSubSteps`).
-pub const MAX_TOI_SUBSTEPS: usize = 8;
-
-/// A contact of a body with a static part during a continuous-collision sub-step.
-#[derive(Clone, Debug)]
-pub(crate) struct ToiContact {
-    /// A = the body's part, B = the static part.
-    pub manifold: crate::manifold::Manifold,
-    pub part: usize,
-    pub static_xf: crate::math::Transform,
-    pub static_radius: Fixed,
-    pub friction: Fixed,
-    pub restitution: Fixed,
-}
 
 /// The stages of a step, in order (see [`World::step_with_phases`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,25 +105,6 @@ impl core::fmt::Display for WorldError {
 
 impl std::error::Error for WorldError {}
 
-/// Hashes of the state after each phase of one step (see [`World::step_traced`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StepTrace {
-    /// Candidate pairs.
-    pub broad_phase: u64,
-    /// Manifolds (geometry and feature ids).
-    pub narrow_phase: u64,
-    /// Velocities and accumulated impulses after the velocity solver.
-    pub solver: u64,
-    /// Positions after integration and position correction.
-    pub integration: u64,
-    /// Sleep flags and timers.
-    pub sleep: u64,
-    /// Positions after continuous collision.
-    pub continuous: u64,
-    /// [`World::state_hash`] at the end of the step.
-    pub state: u64,
-}
-
 /// What a caller can see of one contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactInfo {
@@ -160,16 +135,9 @@ pub struct World {
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     contacts: Vec<Contact>,
-    proxies: Vec<Proxy>,
-    pairs: Vec<ContactKey>,
+    broad_phase: BroadPhase,
     solver: IslandSolver,
-    stack: Vec<usize>,
-    island_bodies: Vec<usize>,
-    island_contacts: Vec<usize>,
-    adjacency_start: Vec<usize>,
-    adjacency: Vec<usize>,
-    in_island: Vec<bool>,
-    contact_in_island: Vec<bool>,
+    islands: Islands,
 }
 
 impl Default for World {
@@ -304,37 +272,11 @@ impl World {
     /// A 64-bit hash of the complete simulation state (every body's integrated state, sleep
     /// state, and every contact's manifold and accumulated impulses) in canonical order.
     pub fn state_hash(&self) -> u64 {
-        let mut h = StateHasher::new();
-        h.vec2(self.gravity);
-        h.u32(self.bodies.len() as u32);
-        for b in &self.bodies {
-            h.vec2(b.sweep.c);
-            h.fixed(b.sweep.a);
-            h.vec2(b.v);
-            h.fixed(b.w);
-            h.u32(b.awake as u32);
-            h.fixed(b.sleep_time);
-        }
-        h.u32(self.contacts.len() as u32);
-        for c in &self.contacts {
-            h.u32(c.key.body_lo);
-            h.u32(c.key.part_lo as u32);
-            h.u32(c.key.body_hi);
-            h.u32(c.key.part_hi as u32);
-            h.u64(c.seq);
-            h.u32(c.manifold.count as u32);
-            for p in c.manifold.points() {
-                h.u32(p.id.0);
-                h.vec2(p.local_point);
-                h.fixed(p.normal_impulse);
-                h.fixed(p.tangent_impulse);
-            }
-        }
-        h.finish()
+        trace::state_hash(self.gravity, &self.bodies, &self.contacts)
     }
 
     /// Count a step without computing it; only valid when [`World::is_at_rest`], where a step
-    /// changes nothing else (the early exit of [`crate::goal::run`]).
+    /// changes nothing else (the early exit of [`crate::run`]).
     pub fn advance_at_rest(&mut self) {
         debug_assert!(self.is_at_rest());
         self.steps += 1;
@@ -342,414 +284,71 @@ impl World {
 
     /// Advance the world by one step of [`DT`].
     pub fn step(&mut self) {
-        self.step_inner(None, |_| {});
+        self.step_stages(|_, _| {});
     }
 
     /// [`World::step`], calling `phase_done` as each stage of the step ends (for profiling
     /// and the per-phase benchmarks; the step itself is the same).
-    pub fn step_with_phases(&mut self, phase_done: impl FnMut(StepPhase)) {
-        self.step_inner(None, phase_done);
+    pub fn step_with_phases(&mut self, mut phase_done: impl FnMut(StepPhase)) {
+        self.step_stages(|_, phase| phase_done(phase));
     }
 
     /// [`World::step`], also returning a hash of the state after each phase, to bisect a
-    /// divergence between two builds or platforms.
+    /// divergence between two builds or platforms. The hashes are taken between the stages and
+    /// only read the world, so the step is the same as [`World::step`].
     pub fn step_traced(&mut self) -> StepTrace {
         let mut t = StepTrace::default();
-        self.step_inner(Some(&mut t), |_| {});
+        self.step_stages(|w, phase| match phase {
+            StepPhase::BroadPhase => {
+                t.broad_phase = trace::pairs_hash(w.scratch.broad_phase.pairs())
+            }
+            StepPhase::NarrowPhase => t.narrow_phase = trace::manifolds_hash(&w.contacts),
+            StepPhase::Islands => {
+                (t.solver, t.integration, t.sleep) = trace::islands_hashes(&w.bodies, &w.contacts)
+            }
+            StepPhase::Continuous => {
+                t.continuous = trace::positions_hash(&w.bodies);
+                t.state = w.state_hash();
+            }
+        });
         t
     }
 
-    fn step_inner(
-        &mut self,
-        mut trace: Option<&mut StepTrace>,
-        mut phase_done: impl FnMut(StepPhase),
-    ) {
-        // The candidate pairs are a function of the fat boxes alone, which are replaced only
-        // when a part leaves its box: while none was, last step's pairs are this step's.
-        let pairs_changed = self.bodies.iter().any(|b| b.fat_changed);
+    /// The step: its stages in order, with `stage_done(world, stage)` called as each ends.
+    fn step_stages(&mut self, mut stage_done: impl FnMut(&World, StepPhase)) {
+        let pairs_changed = self.scratch.broad_phase.update(&mut self.bodies);
+        stage_done(self, StepPhase::BroadPhase);
         if pairs_changed {
-            find_pairs(
-                &self.bodies,
-                &mut self.scratch.proxies,
-                &mut self.scratch.pairs,
-            );
-            for b in &mut self.bodies {
-                b.fat_changed = false;
-            }
-        }
-        phase_done(StepPhase::BroadPhase);
-        if pairs_changed {
-            self.narrow_phase();
-        } else {
-            self.update_contacts_in_place();
-        }
-        phase_done(StepPhase::NarrowPhase);
-        if let Some(t) = trace.as_deref_mut() {
-            let mut pairs = StateHasher::new();
-            for k in &self.scratch.pairs {
-                pairs.u32(k.body_lo);
-                pairs.u32(k.part_lo as u32);
-                pairs.u32(k.body_hi);
-                pairs.u32(k.part_hi as u32);
-            }
-            t.broad_phase = pairs.finish();
-            let mut m = StateHasher::new();
-            for c in &self.contacts {
-                m.u32(c.manifold.count as u32);
-                m.vec2(c.manifold.local_normal);
-                m.vec2(c.manifold.local_point);
-                for p in c.manifold.points() {
-                    m.u32(p.id.0);
-                    m.vec2(p.local_point);
-                }
-            }
-            t.narrow_phase = m.finish();
-        }
-        self.solve_islands();
-        phase_done(StepPhase::Islands);
-        if let Some(t) = trace.as_deref_mut() {
-            let (mut v, mut p, mut s, mut imp) = (
-                StateHasher::new(),
-                StateHasher::new(),
-                StateHasher::new(),
-                StateHasher::new(),
-            );
-            for b in &self.bodies {
-                v.vec2(b.v);
-                v.fixed(b.w);
-                p.vec2(b.sweep.c);
-                p.fixed(b.sweep.a);
-                s.u32(b.awake as u32);
-                s.fixed(b.sleep_time);
-            }
-            for c in &self.contacts {
-                for pt in c.manifold.points() {
-                    imp.fixed(pt.normal_impulse);
-                    imp.fixed(pt.tangent_impulse);
-                }
-            }
-            t.solver = chain(v.finish(), imp.finish());
-            t.integration = p.finish();
-            t.sleep = s.finish();
-        }
-        self.continuous_collision();
-        phase_done(StepPhase::Continuous);
-        if let Some(t) = trace {
-            let mut p = StateHasher::new();
-            for b in &self.bodies {
-                p.vec2(b.sweep.c);
-                p.fixed(b.sweep.a);
-            }
-            t.continuous = p.finish();
-            t.state = self.state_hash();
-        }
-        self.steps += 1;
-    }
-
-    /// Update contacts for the candidate pairs in `scratch.pairs`.
-    fn narrow_phase(&mut self) {
-        let mut old = std::mem::take(&mut self.contacts);
-        let mut merged = std::mem::take(&mut self.scratch.contacts);
-        merged.clear();
-        let mut oi = 0;
-        let mut wake: Vec<u32> = Vec::new();
-        for &key in &self.scratch.pairs {
-            // Both lists are sorted by key: a merge join keeps existing contacts (and their
-            // impulses for warm starting) and creates the new ones.
-            while oi < old.len() && old[oi].key < key {
-                oi += 1;
-            }
-            let mut c = if oi < old.len() && old[oi].key == key {
-                std::mem::take(&mut old[oi])
-            } else {
-                self.next_contact_seq += 1;
-                Contact {
-                    seq: self.next_contact_seq,
-                    ..new_contact(&self.bodies, key)
-                }
-            };
-            let awake =
-                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
-            if awake && update_contact(&mut c, &self.bodies) {
-                wake.push(c.body_a);
-                wake.push(c.body_b);
-            }
-            merged.push(c);
-        }
-        // Keep the old vector's allocation for the next step.
-        old.clear();
-        self.scratch.contacts = old;
-        self.contacts = merged;
-        for bi in wake {
-            self.wake(bi as usize);
-        }
-    }
-
-    /// [`World::narrow_phase`] when the pairs are last step's: then the contact list already
-    /// holds exactly one contact per pair, in key order, and the merge would keep every one in
-    /// place, so they are updated where they are.
-    fn update_contacts_in_place(&mut self) {
-        debug_assert!(self
-            .contacts
-            .iter()
-            .map(|c| c.key)
-            .eq(self.scratch.pairs.iter().copied()));
-        let mut wake: Vec<u32> = Vec::new();
-        for c in &mut self.contacts {
-            let awake =
-                self.bodies[c.body_a as usize].awake || self.bodies[c.body_b as usize].awake;
-            if awake && update_contact(c, &self.bodies) {
-                wake.push(c.body_a);
-                wake.push(c.body_b);
-            }
-        }
-        for bi in wake {
-            self.wake(bi as usize);
-        }
-    }
-
-    fn wake(&mut self, bi: usize) {
-        let b = &mut self.bodies[bi];
-        if b.is_dynamic() && !b.awake {
-            b.awake = true;
-            b.sleep_time = Fixed::ZERO;
-        }
-    }
-
-    fn solve_islands(&mut self) {
-        let n = self.bodies.len();
-        let s = &mut self.scratch;
-        // Adjacency of touching contacts per body (CSR, contacts in key order).
-        s.adjacency_start.clear();
-        s.adjacency_start.resize(n + 1, 0);
-        for c in self.contacts.iter().filter(|c| c.is_touching()) {
-            s.adjacency_start[c.body_a as usize + 1] += 1;
-            s.adjacency_start[c.body_b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            s.adjacency_start[i + 1] += s.adjacency_start[i];
-        }
-        s.adjacency.clear();
-        s.adjacency.resize(s.adjacency_start[n], 0);
-        let mut fill = s.adjacency_start.clone();
-        for (ci, c) in self
-            .contacts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.is_touching())
-        {
-            for b in [c.body_a as usize, c.body_b as usize] {
-                s.adjacency[fill[b]] = ci;
-                fill[b] += 1;
-            }
-        }
-        s.in_island.clear();
-        s.in_island.resize(n, false);
-        s.contact_in_island.clear();
-        s.contact_in_island.resize(self.contacts.len(), false);
-
-        // Box2D's order: seeds newest body first (its body list is newest first), each body's
-        // contacts newest first (its contact lists are), islands grown depth first, contacts
-        // solved in the order they are discovered.
-        for i in 0..n {
-            let b = s.adjacency_start[i];
-            let e = s.adjacency_start[i + 1];
-            let contacts = &self.contacts;
-            s.adjacency[b..e].sort_unstable_by_key(|&ci| std::cmp::Reverse(contacts[ci].seq));
-        }
-        for seed in (0..n).rev() {
-            if s.in_island[seed] || !self.bodies[seed].awake || !self.bodies[seed].is_dynamic() {
-                continue;
-            }
-            s.island_bodies.clear();
-            s.island_contacts.clear();
-            s.stack.clear();
-            s.stack.push(seed);
-            s.in_island[seed] = true;
-            while let Some(bi) = s.stack.pop() {
-                s.island_bodies.push(bi);
-                let body = &mut self.bodies[bi];
-                if !body.is_dynamic() {
-                    // Static bodies join islands but do not connect them.
-                    continue;
-                }
-                body.awake = true;
-                for k in s.adjacency_start[bi]..s.adjacency_start[bi + 1] {
-                    let ci = s.adjacency[k];
-                    if s.contact_in_island[ci] {
-                        continue;
-                    }
-                    s.contact_in_island[ci] = true;
-                    s.island_contacts.push(ci);
-                    let c = &self.contacts[ci];
-                    let other = if c.body_a as usize == bi {
-                        c.body_b
-                    } else {
-                        c.body_a
-                    } as usize;
-                    if !s.in_island[other] {
-                        s.in_island[other] = true;
-                        s.stack.push(other);
-                    }
-                }
-            }
-            s.island_bodies.sort_unstable();
-            let position_solved = s.solver.solve(
+            narrow_phase(
                 &mut self.bodies,
                 &mut self.contacts,
-                &s.island_bodies,
-                &s.island_contacts,
-                self.gravity,
+                &mut self.scratch.contacts,
+                self.scratch.broad_phase.pairs(),
+                &mut self.next_contact_seq,
             );
-            // Static bodies may join other islands too.
-            for &bi in &s.island_bodies {
-                if !self.bodies[bi].is_dynamic() {
-                    s.in_island[bi] = false;
-                }
-            }
-            update_sleep(&mut self.bodies, &s.island_bodies, position_solved);
+        } else {
+            update_contacts_in_place(
+                &mut self.bodies,
+                &mut self.contacts,
+                self.scratch.broad_phase.pairs(),
+            );
         }
-    }
-
-    /// Continuous collision against static bodies, as Box2D does for non-bullet bodies: find the
-    /// earliest time of impact of the body's sweep with a static part; advance the body there;
-    /// solve the rest of the step for the body and the static parts it touches (position
-    /// correction first, then velocities without warm starting, then integration over the
-    /// remaining time); repeat from the new sweep, at most [`MAX_TOI_SUBSTEPS`] times. Bodies
-    /// are independent here (only static partners), so processing them in id order is the same
-    /// as Box2D's global earliest-first order.
-    fn continuous_collision(&mut self) {
-        let target = -(LINEAR_SLOP.mul_int(3));
-        for bi in 0..self.bodies.len() {
-            let mut alpha0 = Fixed::ZERO;
-            // Static parts whose time of impact gave no touching manifold this step.
-            let mut skipped: Vec<(usize, usize)> = Vec::new();
-            for _ in 0..MAX_TOI_SUBSTEPS {
-                let b = &self.bodies[bi];
-                if !b.awake
-                    || !b.is_dynamic()
-                    || (b.sweep.c == b.sweep.c0 && b.sweep.a == b.sweep.a0)
-                {
-                    break;
-                }
-                let sweep = b.sweep;
-                let q0 = b.q0;
-                let start = b.start_transform();
-                let mut first: Option<(Fixed, usize, usize, usize)> = None;
-                for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
-                    let swept: Aabb = part.aabb(&start).union(now);
-                    for (si, s) in self.bodies.iter().enumerate() {
-                        if s.is_dynamic() {
-                            continue;
-                        }
-                        for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
-                            if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
-                                continue;
-                            }
-                            if let Some(t) =
-                                time_of_impact_from(part, &sweep, q0, sp, &s.xf, target)
-                            {
-                                if first.is_none_or(|(ft, ..)| t < ft) {
-                                    first = Some((t, k, si, pi));
-                                }
-                            }
-                        }
-                    }
-                }
-                let Some((t, k_toi, si, pi)) = first else {
-                    break;
-                };
-                // Advance the sweep's start to the time of impact.
-                let b = &mut self.bodies[bi];
-                let backup = (b.sweep, b.q0);
-                b.sweep.c0 = b.sweep.c0 + (b.sweep.c - b.sweep.c0).scale(t);
-                let a0 = b.sweep.a0 + (b.sweep.a - b.sweep.a0) * t;
-                if a0 != b.sweep.a0 {
-                    b.q0 = crate::math::Rot::from_angle(a0);
-                }
-                b.sweep.a0 = a0;
-                let at_toi = b.start_transform();
-                let alpha = alpha0 + (Fixed::ONE - alpha0) * t;
-                // Manifolds with every static part the body touches at the time of impact.
-                let mut hits: Vec<ToiContact> = Vec::new();
-                let b = &self.bodies[bi];
-                let toi_touching = {
-                    let s = &self.bodies[si];
-                    crate::collide::collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf)
-                        .count
-                        > 0
-                };
-                if !toi_touching {
-                    // Not really touching (Box2D disables the contact for the rest of the step).
-                    (self.bodies[bi].sweep, self.bodies[bi].q0) = backup;
-                    skipped.push((si, pi));
-                    continue;
-                }
-                for (k, part) in b.parts.iter().enumerate() {
-                    let near = part.aabb(&at_toi);
-                    for s in self.bodies.iter() {
-                        if s.is_dynamic() {
-                            continue;
-                        }
-                        for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
-                            if !bb.overlaps(&near) {
-                                continue;
-                            }
-                            let m = crate::collide::collide_shapes(part, &at_toi, sp, &s.xf);
-                            if m.count > 0 {
-                                hits.push(ToiContact {
-                                    manifold: m,
-                                    part: k,
-                                    static_xf: s.xf,
-                                    static_radius: sp.radius(),
-                                    friction: (b.friction * s.friction).sqrt(),
-                                    restitution: b.restitution.max(s.restitution),
-                                });
-                            }
-                        }
-                    }
-                }
-                let h = DT - DT * alpha;
-                self.scratch
-                    .solver
-                    .solve_toi(&mut self.bodies[bi], &mut hits, h);
-                alpha0 = alpha;
-            }
-        }
+        stage_done(self, StepPhase::NarrowPhase);
+        solve_islands(
+            &mut self.scratch.islands,
+            &mut self.bodies,
+            &mut self.contacts,
+            &mut self.scratch.solver,
+            self.gravity,
+        );
+        stage_done(self, StepPhase::Islands);
+        continuous_collision(&mut self.bodies, &mut self.scratch.solver);
+        stage_done(self, StepPhase::Continuous);
+        self.steps += 1;
     }
 
     /// Positions of every body's centre of mass (for tests and tools).
     pub fn centers(&self) -> Vec<Vec2> {
         self.bodies.iter().map(|b| b.sweep.c).collect()
-    }
-}
-
-fn update_sleep(bodies: &mut [Body], island: &[usize], position_solved: bool) {
-    let lin_tol2 = LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE;
-    let ang_tol2 = ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE;
-    let mut min_sleep = Fixed::MAX;
-    for &bi in island {
-        let b = &mut bodies[bi];
-        if !b.is_dynamic() {
-            continue;
-        }
-        if b.w * b.w > ang_tol2 || b.v.length_squared() > lin_tol2 {
-            b.sleep_time = Fixed::ZERO;
-            min_sleep = Fixed::ZERO;
-        } else {
-            b.sleep_time += DT;
-            min_sleep = min_sleep.min(b.sleep_time);
-        }
-    }
-    if min_sleep >= TIME_TO_SLEEP && position_solved {
-        for &bi in island {
-            let b = &mut bodies[bi];
-            if b.is_dynamic() {
-                b.awake = false;
-                b.sleep_time = Fixed::ZERO;
-                b.v = Vec2::ZERO;
-                b.w = Fixed::ZERO;
-            }
-        }
     }
 }

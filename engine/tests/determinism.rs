@@ -1,20 +1,23 @@
 //! Determinism: per-step hash chains are identical across runs, processes, snapshots and build
 //! profiles (committed golden values), and the early exit changes no result.
 
-use engine::goal::{run, Goal, RunOptions, TouchRule};
-use engine::hash::chain;
 use engine::testbed::{self, ball_shape, box_shape, px, px2};
+use engine::{chain_hash, run, Goal, RunOptions, TouchRule};
 use engine::{BodyDef, BodyId, BodyKind, Fixed, Shape, Vec2, World};
 use proptest::prelude::*;
 
 const GOLDEN: &str = include_str!("golden/scenes.txt");
+
+/// Runs of 1000 steps that end once the goal held for 180 consecutive steps (PHYRE's numbers,
+/// `tasks::PHYRE_RUN`, which the engine does not know).
+const RUN: RunOptions = RunOptions::new(180, 1000);
 
 /// Hash chain over `steps` steps and the final state hash.
 fn chain_of(mut w: World, steps: u32) -> (u64, u64) {
     let mut h = 0;
     for _ in 0..steps {
         w.step();
-        h = chain(h, w.state_hash());
+        h = chain_hash(h, w.state_hash());
     }
     (h, w.state_hash())
 }
@@ -151,7 +154,7 @@ fn early_exit_changes_no_result() {
                 RunOptions {
                     early_exit: false,
                     chain_hashes,
-                    ..Default::default()
+                    ..RUN
                 },
                 |_, _| {},
             );
@@ -161,7 +164,7 @@ fn early_exit_changes_no_result() {
                 RunOptions {
                     early_exit: true,
                     chain_hashes,
-                    ..Default::default()
+                    ..RUN
                 },
                 |_, _| {},
             );
@@ -304,7 +307,7 @@ proptest! {
         let (a, b) = (pick.0 % n, pick.1 % n);
         prop_assume!(a != b);
         let goal = Goal { body_a: BodyId(a), body_b: BodyId(b), rule: TouchRule::Contact };
-        let opts = RunOptions { chain_hashes: true, ..Default::default() };
+        let opts = RunOptions { chain_hashes: true, ..RUN };
         let full = run(&mut w.clone(), &goal, RunOptions { early_exit: false, ..opts }, |_, _| {});
         let fast = run(&mut w.clone(), &goal, opts, |_, _| {});
         prop_assert_eq!(RunOutcomeCmp::from(full), RunOutcomeCmp::from(fast));

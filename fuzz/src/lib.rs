@@ -93,7 +93,7 @@ pub fn scene_step(data: &[u8]) {
         let mut h = 0;
         for _ in 0..steps {
             w.step();
-            h = engine::hash::chain(h, w.state_hash());
+            h = engine::chain_hash(h, w.state_hash());
         }
         (h, w)
     };

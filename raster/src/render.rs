@@ -46,7 +46,7 @@ use crate::observation::{Observation, PIXELS, SIZE};
 #[cfg(target_arch = "x86_64")]
 use crate::span::{Avx2, Sse2};
 use crate::span::{Fill, Scalar, SpanFiller, Swar};
-use engine::shape::MAX_POLYGON_VERTICES;
+use engine::MAX_POLYGON_VERTICES;
 use engine::{Fixed, Shape, Transform, Vec2, World};
 
 /// Fractional bits of the rasterizer's pixel units.
@@ -67,7 +67,7 @@ const RADIUS_LIMIT: i64 = 1 << 29;
 #[inline]
 fn to_units(v: Fixed) -> i64 {
     let px = v.raw() as i128 * engine::settings::PX_PER_METRE as i128;
-    let shift = engine::fixed::FRAC_BITS - FRAC;
+    let shift = engine::FRAC_BITS - FRAC;
     let u = (px + (1i128 << (shift - 1))) >> shift;
     u.clamp(-(COORD_LIMIT as i128), COORD_LIMIT as i128) as i64
 }

@@ -3,8 +3,7 @@
 
 use engine::testbed::{ball_shape, box_shape, jar_shapes, px, px2};
 use engine::{
-    BodyDef, BodyId, BodyKind, Circle, Fixed, Goal, Polygon, RunOptions, Shape, TouchRule, Vec2,
-    World,
+    BodyDef, BodyId, BodyKind, Circle, Fixed, Goal, Polygon, Shape, TouchRule, Vec2, World,
 };
 use proptest::prelude::*;
 use raster::*;
@@ -221,7 +220,7 @@ fn build(bodies: &[RandomBody]) -> (World, Vec<u8>) {
         if shapes.is_empty() {
             continue;
         }
-        shapes.truncate(engine::world::MAX_PARTS);
+        shapes.truncate(engine::MAX_PARTS);
         let pos = Vec2::new(tenths_px(b.x_tenths), tenths_px(b.y_tenths));
         add(
             &mut w,
@@ -376,7 +375,7 @@ fn unsolvable() -> (World, Goal, Vec<u8>) {
 fn a_full_unsolved_run_has_17_frames_after_steps_1_61_121() {
     let (w, goal, colours) = unsolvable();
     let mut run_world = w.clone();
-    let rollout = rollout_frames(&mut run_world, &goal, &colours, RunOptions::default());
+    let rollout = rollout_frames(&mut run_world, &goal, &colours, tasks::PHYRE_RUN);
     assert!(!rollout.outcome.solved);
     assert_eq!(rollout.outcome.steps, 1000);
     assert_eq!(rollout.frames.len(), 17);
@@ -419,7 +418,7 @@ fn a_solved_run_stops_its_frames_at_the_solving_step() {
         &mut w,
         &goal,
         &[colour::BLACK, colour::BLUE, colour::GREEN],
-        RunOptions::default(),
+        tasks::PHYRE_RUN,
     );
     assert!(r.outcome.solved);
     assert_eq!(r.frames.len(), frame_count(r.outcome.steps));
@@ -440,7 +439,7 @@ fn png_and_gif_files_decode_to_the_right_size_and_bad_paths_are_errors() {
     let dir = temp_dir("pictures");
     let (w, goal, colours) = unsolvable();
     let mut run_world = w.clone();
-    let rollout = rollout_frames(&mut run_world, &goal, &colours, RunOptions::default());
+    let rollout = rollout_frames(&mut run_world, &goal, &colours, tasks::PHYRE_RUN);
     let frames = rollout.observations();
 
     // PNG: 3× scale, the display palette, the world's bottom row at the picture's bottom.

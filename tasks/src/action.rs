@@ -227,7 +227,7 @@ fn occluding_body(task: &Task, b: &UserBall) -> Option<usize> {
                 (dx * dx + dy * dy).sqrt() + OCCLUSION_EPS < r + radius.to_f64()
             }
             Occluder::Polygon { vertices } => {
-                strictly_inside(vertices, engine::math::Vec2::new(b.x, b.y))
+                strictly_inside(vertices, engine::Vec2::new(b.x, b.y))
                     || polygon_distance(vertices, px, py) + OCCLUSION_EPS < r
             }
         };
@@ -239,13 +239,13 @@ fn occluding_body(task: &Task, b: &UserBall) -> Option<usize> {
 }
 
 /// Centre strictly inside a convex polygon of either winding (exact integer arithmetic).
-fn strictly_inside(vs: &[engine::math::Vec2], p: engine::math::Vec2) -> bool {
+fn strictly_inside(vs: &[engine::Vec2], p: engine::Vec2) -> bool {
     let n = vs.len();
     all_strictly_one_side((0..n).map(|i| cross_exact(vs[i], vs[(i + 1) % n], p)))
 }
 
 /// Distance from (px, py) to the polygon's boundary (the nearest edge).
-fn polygon_distance(vs: &[engine::math::Vec2], px: f64, py: f64) -> f64 {
+fn polygon_distance(vs: &[engine::Vec2], px: f64, py: f64) -> f64 {
     let n = vs.len();
     let mut best = f64::INFINITY;
     for i in 0..n {

@@ -8,7 +8,7 @@
 //! Each result is converted to Q32.32 exactly once.
 #![allow(clippy::float_arithmetic)]
 
-use engine::math::{sin_cos, Vec2};
+use engine::{sin_cos, Vec2};
 use engine::{BodyKind, Fixed};
 
 use crate::model::{Part, SceneBody, ShapeType};

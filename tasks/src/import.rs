@@ -16,7 +16,7 @@ use core::fmt;
 use std::collections::BTreeMap;
 use std::io::Read;
 
-use engine::math::Vec2;
+use engine::Vec2;
 use engine::{BodyKind, Fixed};
 
 use crate::checksum::{template_checksum, Checksums};

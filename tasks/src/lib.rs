@@ -47,7 +47,9 @@ pub use model::{
     ActionTier, Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier,
 };
 pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptions};
-pub use simulation::{BuildError, ObjectDescriptor, SimulationSetup, UserBall};
+pub use simulation::{
+    BuildError, ObjectDescriptor, SimulationSetup, UserBall, GOAL_HOLD_STEPS, MAX_STEPS, PHYRE_RUN,
+};
 pub use status::{status, status_of_validated, unstable_neighbour, Status};
 pub use store::StoreError;
 pub use taskset::{LoadError, LookupError, TaskSet};

@@ -9,8 +9,8 @@
 
 use core::fmt;
 
-use engine::math::{Transform, Vec2};
 use engine::{BodyKind, Fixed};
+use engine::{Transform, Vec2};
 
 use crate::id::TaskId;
 
@@ -231,9 +231,9 @@ pub struct TaskGoal {
 }
 
 /// Most parts in one body (the engine's limit).
-pub const MAX_PARTS: usize = engine::world::MAX_PARTS;
+pub const MAX_PARTS: usize = engine::MAX_PARTS;
 /// Most vertices of one polygon part (the engine's limit).
-pub const MAX_POLYGON_VERTICES: usize = engine::shape::MAX_POLYGON_VERTICES;
+pub const MAX_POLYGON_VERTICES: usize = engine::MAX_POLYGON_VERTICES;
 /// Most scene bodies in one task (the original's largest B/2B task has 65).
 pub const MAX_SCENE_BODIES: usize = 1024;
 /// Largest |coordinate| of a body position (px); far outside the scene, far inside the engine's

@@ -1,11 +1,10 @@
 //! Simulating an action: (task, valid action) → world → engine run → outcome.
 
-use engine::goal::{run, RunOptions};
-use engine::World;
+use engine::{run, RunOptions, World};
 
 use crate::action::ValidAction;
 use crate::model::Task;
-use crate::simulation::{BuildError, SimulationSetup};
+use crate::simulation::{BuildError, SimulationSetup, PHYRE_RUN};
 
 /// The result of simulating one valid action: the engine's run outcome (solved, steps covered,
 /// steps computed, first-touch and solved step, final hash, per-step hash chain when asked).
@@ -57,7 +56,7 @@ fn run_setup(
         chain_hashes: opts.chain_hashes,
         early_exit: !opts.no_early_exit,
         status_only: opts.status_only,
-        ..RunOptions::default()
+        ..PHYRE_RUN
     };
     run(&mut setup.world, &setup.goal, run_opts, observer)
 }

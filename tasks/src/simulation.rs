@@ -3,11 +3,11 @@
 
 use core::fmt;
 
-use engine::math::Vec2;
 use engine::settings::PX_PER_METRE;
+use engine::Vec2;
 use engine::{
-    BodyDef, BodyId, BodyKind, Circle, Fixed, Goal, Polygon, PolygonError, Shape, TouchRule, World,
-    WorldError,
+    BodyDef, BodyId, BodyKind, Circle, Fixed, Goal, Polygon, PolygonError, RunOptions, Shape,
+    TouchRule, World, WorldError,
 };
 
 use crate::model::{Colour, Part, ShapeType, Task};
@@ -131,6 +131,15 @@ pub fn px_to_metres(v: Fixed) -> Fixed {
 fn vec_to_metres(v: Vec2) -> Vec2 {
     Vec2::new(px_to_metres(v.x), px_to_metres(v.y))
 }
+
+/// PHYRE's goal rule (SPEC §2): a task is solved once its goal relation has held after this many
+/// consecutive steps (3 s at 60 steps per second).
+pub const GOAL_HOLD_STEPS: u32 = 180;
+/// Steps in a full PHYRE simulation.
+pub const MAX_STEPS: u32 = 1000;
+/// The engine run of a PHYRE simulation: [`GOAL_HOLD_STEPS`] within [`MAX_STEPS`], a full run
+/// with the early exit on and no hash chain (callers switch the other options as they need).
+pub const PHYRE_RUN: RunOptions = RunOptions::new(GOAL_HOLD_STEPS, MAX_STEPS);
 
 /// Touching margin of the ball–ball special case: 0.1 px = 1/60 m.
 pub fn ball_touch_margin() -> Fixed {

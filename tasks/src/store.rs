@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use engine::math::Vec2;
+use engine::Vec2;
 use engine::{BodyKind, Fixed};
 
 use crate::id::TaskId;

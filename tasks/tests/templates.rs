@@ -1,10 +1,10 @@
 //! Templates: the builder's order and errors, and rephyre's own example templates build valid
 //! tasks that simulate (and can be solved).
 
-use engine::{run, BodyKind, RunOptions};
+use engine::{run, BodyKind};
 use tasks::checksum::md5_hex;
 use tasks::template::{examples, Scene, Template, TemplateError};
-use tasks::{store, validate_action, Task, TaskError, Tier};
+use tasks::{store, validate_action, Task, TaskError, Tier, PHYRE_RUN};
 
 #[test]
 fn examples_are_deterministic_and_numbered_in_grid_order() {
@@ -166,8 +166,8 @@ fn every_example_task_builds_and_some_simulate_deterministically() {
         let v = some_valid_action(t);
         let mut a = t.build_world(v.balls()).unwrap();
         let mut b = t.build_world(v.balls()).unwrap();
-        let ra = run(&mut a.world, &a.goal, RunOptions::default(), |_, _| {});
-        let rb = run(&mut b.world, &b.goal, RunOptions::default(), |_, _| {});
+        let ra = run(&mut a.world, &a.goal, PHYRE_RUN, |_, _| {});
+        let rb = run(&mut b.world, &b.goal, PHYRE_RUN, |_, _| {});
         assert_eq!(ra, rb, "{}", t.id());
         assert!(ra.steps > 0 && ra.steps <= 1000);
     }
@@ -180,7 +180,7 @@ fn the_ledge_template_is_solvable_and_not_trivial() {
     // Without help the green ball stays on its ledge: a ball dropped far away does not solve.
     let far = validate_action(t, Tier::Ball, &[0.9, 0.9, 0.0]).unwrap();
     let mut s = t.build_world(far.balls()).unwrap();
-    assert!(!run(&mut s.world, &s.goal, RunOptions::default(), |_, _| {}).solved);
+    assert!(!run(&mut s.world, &s.goal, PHYRE_RUN, |_, _| {}).solved);
     // Dropping a big ball on the ledge beside the green ball pushes it off.
     let mut solved = 0;
     for k in 0..10 {
@@ -189,7 +189,7 @@ fn the_ledge_template_is_solvable_and_not_trivial() {
             continue;
         };
         let mut s = t.build_world(v.balls()).unwrap();
-        if run(&mut s.world, &s.goal, RunOptions::default(), |_, _| {}).solved {
+        if run(&mut s.world, &s.goal, PHYRE_RUN, |_, _| {}).solved {
             solved += 1;
         }
     }
