@@ -108,7 +108,7 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
         .with_context(|| format!("audit action {idx} of {id} is invalid"))?;
     print!(
         "{}",
-        audit::trace_text(&audit::trace(task, &valid, steps.min(1000)))
+        audit::trace_text(&audit::trace(task, &valid, steps.min(tasks::MAX_STEPS)))
     );
     Ok(())
 }

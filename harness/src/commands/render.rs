@@ -12,7 +12,7 @@ use tasks::{validate_action, Task, UserBall};
 /// Steps between the frames of a rollout (SPEC §5: frame k is the state after k·60 + 1 steps).
 pub const FRAME_STRIDE: u32 = raster::FRAME_STRIDE;
 /// Most steps `render --step` simulates (the length of a run).
-pub const MAX_RENDER_STEP: u32 = 1000;
+pub const MAX_RENDER_STEP: u32 = tasks::MAX_STEPS;
 /// GIF frame delay (hundredths of a second): a frame is 60 steps = 1 s of simulated time, so
 /// the animation runs 4× faster than real time.
 pub const GIF_DELAY_CS: u16 = 25;

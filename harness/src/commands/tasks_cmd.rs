@@ -145,7 +145,7 @@ pub fn write_task(out: &mut impl Write, task: &Task) -> Result<()> {
     writeln!(out, "description: {}", task.description())?;
     writeln!(
         out,
-        "goal:        body {} ({} {} {}) TOUCHING body {} ({} {} {}) for 180 steps (3 s)",
+        "goal:        body {} ({} {} {}) TOUCHING body {} ({} {} {}) for {} steps ({} s)",
         goal.body1,
         colour_name(task.colour(goal.body1).code()),
         kind_name(b1.kind),
@@ -154,6 +154,8 @@ pub fn write_task(out: &mut impl Write, task: &Task) -> Result<()> {
         colour_name(task.colour(goal.body2).code()),
         kind_name(b2.kind),
         shape_name(b2.shape_type),
+        tasks::GOAL_HOLD_STEPS,
+        i64::from(tasks::GOAL_HOLD_STEPS) / engine::settings::STEPS_PER_SECOND,
     )?;
     writeln!(out, "bodies:      {} (px, radians)", task.bodies().len())?;
     writeln!(
