@@ -5,4 +5,6 @@
 
 pub mod cli;
 pub mod commands;
+pub mod context;
+pub mod parse;
 pub mod progress;

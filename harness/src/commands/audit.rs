@@ -2,8 +2,8 @@
 //! a golden file (by default the one committed for the built-in tasks), or written as a new
 //! golden; `--trace` prints per-phase hashes of one run to bisect a divergence.
 
-use super::Ctx;
 use crate::cli::{AuditArgs, AuditSubset};
+use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use audit::{AuditPlan, RunRecord};
 use rayon::prelude::*;

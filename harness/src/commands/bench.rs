@@ -2,8 +2,9 @@
 //! SPEC §9) or, with `--reference FILE`, every row of a reference table; prints the figures or
 //! their JSON form.
 
-use super::{select_tasks, Ctx};
 use crate::cli::BenchArgs;
+use crate::context::Ctx;
+use crate::parse::select_tasks;
 use anyhow::{Context, Result};
 use std::io::Write;
 use studies::bench::{original_figures, random_workload, reference_rows};

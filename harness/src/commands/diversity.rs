@@ -1,8 +1,9 @@
 //! `rephyre diversity`: [`studies::diversity`] on the selected tasks; writes the CSV histogram and
 //! the plot and prints a line per template.
 
-use super::{check_outputs, select_tasks, Ctx};
 use crate::cli::DiversityArgs;
+use crate::context::Ctx;
+use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::diversity::Params;
 use studies::files::write_atomic;

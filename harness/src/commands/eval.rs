@@ -2,8 +2,8 @@
 //! per-fold CSV, the Table-1-shaped Markdown and the success-curve plot. `rephyre compare`: the
 //! one-sided Wilcoxon test of two such files.
 
-use super::Ctx;
 use crate::cli::{AgentChoice, CompareArgs, EvalArgs, SplitChoice};
+use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use studies::evaluation::{read_results, table_markdown, AgentKind, EvalSplit, Params};
 use studies::files::{check_writable, write_atomic};

@@ -1,8 +1,9 @@
 //! `rephyre parity`: [`studies::parity::run`] on the reference file (default: the built-in copy);
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
-use super::{check_outputs, Ctx};
 use crate::cli::ParityArgs;
+use crate::context::Ctx;
+use crate::parse::check_outputs;
 use anyhow::{Context, Result};
 use studies::files::write_atomic;
 use studies::parity::{builtin_reference, Params};

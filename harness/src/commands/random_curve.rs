@@ -1,8 +1,9 @@
 //! `rephyre random-curve`: [`studies::random_curve`] on the selected tasks; writes the CSV curve
 //! and the plot and prints the last point and the AUCCESS.
 
-use super::{check_outputs, select_tasks, Ctx};
 use crate::cli::RandomCurveArgs;
+use crate::context::Ctx;
+use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::files::write_atomic;
 use studies::random_curve::Params;

@@ -1,8 +1,9 @@
 //! `rephyre render ID [--action …] [--step N] --out FILE [--raw]`, and the drawing helpers the
 //! other commands share (observations, PNG, GIF), all through the raster crate.
 
-use super::{check_action_len, lookup, parse_action, Ctx};
 use crate::cli::RenderArgs;
+use crate::context::Ctx;
+use crate::parse::{check_action_len, lookup, parse_action};
 use anyhow::{bail, Context, Result};
 use engine::World;
 use raster::{Indexed, Observation};

@@ -1,7 +1,9 @@
 //! `rephyre simulate ID --action …`: one action on one task.
 
-use super::{check_action_len, lookup, parse_action, render, Ctx};
+use super::render;
 use crate::cli::SimulateArgs;
+use crate::context::Ctx;
+use crate::parse::{check_action_len, lookup, parse_action};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::Write;

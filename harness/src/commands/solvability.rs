@@ -1,8 +1,9 @@
 //! `rephyre solvability`: [`studies::solvability`] on the selected tasks; writes the CSV and the
 //! Markdown summary and prints the counts.
 
-use super::{check_outputs, select_tasks, Ctx};
 use crate::cli::SolvabilityArgs;
+use crate::context::Ctx;
+use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::files::write_atomic;
 use studies::solvability::{csv_bytes, summary_markdown, Params, Row};

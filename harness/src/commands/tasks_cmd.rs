@@ -1,7 +1,8 @@
 //! `rephyre tasks list | show | import | sheet`.
 
-use super::{lookup, parse_template, Ctx};
 use crate::cli::TasksCommand;
+use crate::context::Ctx;
+use crate::parse::{lookup, parse_template};
 use anyhow::{Context, Result};
 use engine::BodyKind;
 use std::io::Write;
@@ -61,7 +62,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             studies::files::check_writable(&out)?;
             let set = ctx.task_set()?;
             let wanted = match templates.as_deref() {
-                Some(list) => super::parse_templates(list)?,
+                Some(list) => crate::parse::parse_templates(list)?,
                 None => set.templates(),
             };
             let mut scenes = Vec::new();

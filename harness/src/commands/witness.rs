@@ -2,8 +2,9 @@
 //! witness file's rows without a witness), writing the CSV and the summary; `--verify` re-checks
 //! such a file.
 
-use super::{check_outputs, parse_templates, Ctx};
 use crate::cli::WitnessArgs;
+use crate::context::Ctx;
+use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use studies::files::write_atomic;
