@@ -463,34 +463,12 @@ mod tests {
     use super::f64geom;
     use super::*;
     use crate::manifold::{position_point, WorldManifold};
+    use crate::test_shapes::{ball, bx, fx, v, xf};
     use proptest::prelude::*;
 
     /// Tolerance of the geometric checks (m).
     const TOL: f64 = 1e-6;
     const SKIN: f64 = 0.01;
-
-    fn fx(v: f64) -> Fixed {
-        Fixed::from_f64(v).unwrap()
-    }
-
-    fn v(x: f64, y: f64) -> Vec2 {
-        Vec2::from_f64(x, y).unwrap()
-    }
-
-    fn xf(x: f64, y: f64, angle: f64) -> Transform {
-        Transform::new(v(x, y), fx(angle))
-    }
-
-    fn bx(hx: f64, hy: f64) -> Shape {
-        Shape::Polygon(Polygon::new_box(fx(hx), fx(hy), Vec2::ZERO, Fixed::ZERO).unwrap())
-    }
-
-    fn ball(r: f64) -> Shape {
-        Shape::Circle(Circle {
-            center: Vec2::ZERO,
-            radius: fx(r),
-        })
-    }
 
     fn world(m: &Manifold, a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> WorldManifold {
         WorldManifold::new(m, xa, a.radius(), xb, b.radius())

@@ -30,6 +30,8 @@ pub mod settings;
 mod shape;
 mod sleep;
 mod solver;
+#[cfg(test)]
+mod test_shapes;
 #[cfg(feature = "testbed")]
 pub mod testbed;
 mod toi;

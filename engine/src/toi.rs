@@ -343,30 +343,8 @@ mod tests {
     use super::*;
     use crate::collide::f64geom;
     use crate::shape::{Circle, Polygon};
+    use crate::test_shapes::{ball, bx, fx, v, xf};
     use proptest::prelude::*;
-
-    fn fx(v: f64) -> Fixed {
-        Fixed::from_f64(v).unwrap()
-    }
-
-    fn v(x: f64, y: f64) -> Vec2 {
-        Vec2::from_f64(x, y).unwrap()
-    }
-
-    fn xf(x: f64, y: f64, angle: f64) -> Transform {
-        Transform::new(v(x, y), fx(angle))
-    }
-
-    fn bx(hx: f64, hy: f64) -> Shape {
-        Shape::Polygon(Polygon::new_box(fx(hx), fx(hy), Vec2::ZERO, Fixed::ZERO).unwrap())
-    }
-
-    fn ball(r: f64) -> Shape {
-        Shape::Circle(Circle {
-            center: Vec2::ZERO,
-            radius: fx(r),
-        })
-    }
 
     fn sweep(lc: Vec2, c0: (f64, f64), c: (f64, f64), a0: f64, a: f64) -> Sweep {
         Sweep {
