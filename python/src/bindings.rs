@@ -28,6 +28,14 @@ fn task(index: usize) -> PyResult<&'static Task> {
     })
 }
 
+fn unknown_task(id: &str, why: &tasks::LookupError) -> PyErr {
+    let short: String = id.chars().take(64).collect();
+    PyValueError::new_err(format!(
+        "unknown task id {short:?} ({why}; the built-in tasks are the 5,000 PHYRE-B and \
+         PHYRE-2B tasks, templates 00000-00024 and 00100-00124)"
+    ))
+}
+
 /// Checks shared by every action: length and finiteness (range is a status, not an error).
 fn check_action(tier: Tier, action: &[f64]) -> PyResult<()> {
     if action.len() != tier.action_len() {
@@ -58,9 +66,7 @@ fn task_indices(ids: Vec<String>) -> PyResult<Vec<usize>> {
     let set = core::builtin();
     ids.iter()
         .map(|id| {
-            let t = set
-                .lookup(id)
-                .map_err(|e| PyValueError::new_err(format!("unknown task id {id:?}: {e}")))?;
+            let t = set.lookup(id).map_err(|e| unknown_task(id, &e))?;
             // The built-in tasks are sorted by id.
             set.tasks()
                 .binary_search_by_key(&t.id(), |x| x.id())
@@ -299,9 +305,7 @@ fn reference_statuses(
         .iter()
         .zip(rows.rows())
         .map(|(id, a)| {
-            let task = set
-                .lookup(id)
-                .map_err(|e| PyValueError::new_err(format!("unknown task id {id:?}: {e}")))?;
+            let task = set.lookup(id).map_err(|e| unknown_task(id, &e))?;
             Ok(tasks::status(task, t, &a.to_vec()).phyre_code())
         })
         .collect()
