@@ -11,6 +11,7 @@ from .metrics import (MAIN_EVAL_SETUPS, MAX_TEST_ATTEMPTS, Evaluator, eval_setup
                       get_fold, list_eval_setups)
 from .objects_util import featurized_objects_vector_to_raster
 from .simulation import FeaturizedObjects, Simulation, SimulationStatus
+from .simulation_cache import SimulationCache, get_default_100k_cache
 from .vis import observations_to_float_rgb, observations_to_uint8_rgb
 
 SCENE_WIDTH = 256
@@ -24,7 +25,7 @@ __all__ = [
     "MAX_TEST_ATTEMPTS", "Evaluator", "eval_setup_to_action_tier", "get_fold",
     "list_eval_setups", "featurized_objects_vector_to_raster", "FeaturizedObjects",
     "Simulation", "SimulationStatus", "observations_to_float_rgb", "observations_to_uint8_rgb",
-    "vis", "SCENE_WIDTH", "SCENE_HEIGHT", "NUM_COLORS", "all_task_ids",
+    "vis", "SimulationCache", "get_default_100k_cache", "SCENE_WIDTH", "SCENE_HEIGHT", "NUM_COLORS", "all_task_ids",
 ]
 
 
