@@ -5,7 +5,7 @@ differences). The 5,000 PHYRE-B and PHYRE-2B tasks are built in.
 """
 
 from . import _native
-from . import vis
+from . import studies, vis
 from .action_simulator import ACTION_TIERS, ActionSimulator, initialize_simulator
 from .metrics import (MAIN_EVAL_SETUPS, MAX_TEST_ATTEMPTS, Evaluator, eval_setup_to_action_tier,
                       get_fold, list_eval_setups)

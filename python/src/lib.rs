@@ -12,3 +12,5 @@ pub mod core;
 
 #[cfg(feature = "python")]
 mod bindings;
+#[cfg(feature = "python")]
+mod studies_bindings;
