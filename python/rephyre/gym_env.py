@@ -1,0 +1,74 @@
+"""A Gymnasium environment over PHYRE tasks (rephyre only; needs `pip install gymnasium`).
+
+Each episode is one attempt on one task: `reset()` picks a task and returns its initial scene
+(256 x 256 uint8, values 0-6, row 0 = bottom); `step(action)` places the ball(s), simulates,
+and ends the episode. Reward: 1 solved, 0 not solved, `invalid_reward` (default 0) for an
+invalid action. `info` holds the task id, the `SimulationStatus` and the solved step.
+"""
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError as e:  # pragma: no cover - depends on the environment
+    raise ImportError("rephyre.gym_env needs Gymnasium: pip install gymnasium") from e
+
+from .action_simulator import ActionSimulator
+
+__all__ = ["PhyreEnv"]
+
+
+class PhyreEnv(gym.Env):
+    """One-step episodes on `task_ids` with actions of `action_tier`. Tasks are drawn at random
+    from the environment's generator (seeded by `reset(seed=...)`), or given with
+    `reset(options={'task_index': k})`."""
+
+    metadata = {"render_modes": ["rgb_array"]}
+
+    def __init__(self, task_ids: Sequence[str], action_tier: str = "ball",
+                 invalid_reward: float = 0.0, render_mode: Optional[str] = None):
+        self.simulator = ActionSimulator(task_ids, action_tier)
+        dim = self.simulator.action_space_dim
+        self.action_space = spaces.Box(0.0, 1.0, shape=(dim,), dtype=np.float64)
+        self.observation_space = spaces.Box(0, 6, shape=(256, 256), dtype=np.uint8)
+        self.invalid_reward = float(invalid_reward)
+        self.render_mode = render_mode
+        self._task = None
+        self._last = None
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        if options and "task_index" in options:
+            k = int(options["task_index"])
+            if not 0 <= k < len(self.simulator):
+                raise IndexError(f"task index {k} is out of range ({len(self.simulator)} tasks)")
+        else:
+            k = int(self.np_random.integers(len(self.simulator)))
+        self._task = k
+        self._last = self.simulator.initial_scenes[k]
+        return self._last, {"task_id": self.simulator.task_ids[k], "task_index": k}
+
+    def step(self, action):
+        if self._task is None:
+            raise RuntimeError("call reset() before step()")
+        res = self.simulator.simulate_action(self._task, np.asarray(action, dtype=np.float64),
+                                             need_images=self.render_mode is not None)
+        if res.status.is_invalid():
+            reward = self.invalid_reward
+        else:
+            reward = 1.0 if res.status.is_solved() else 0.0
+        if res.images is not None and len(res.images):
+            self._last = res.images[-1]
+        info = {"task_id": self.simulator.task_ids[self._task], "status": res.status,
+                "solved_step": res.solved_step}
+        self._task = None
+        return self._last, reward, True, False, info
+
+    def render(self):
+        if self.render_mode != "rgb_array" or self._last is None:
+            return None
+        from .vis import observations_to_uint8_rgb
+        return observations_to_uint8_rgb(self._last)

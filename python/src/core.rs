@@ -1,0 +1,362 @@
+//! The Python-free core of the bindings: one action's rollout (status, frames, object features),
+//! the stable-solution status, and batches of statuses on rayon. Everything the Python module
+//! returns is computed here, so the workspace's tests cover it without a Python interpreter.
+//!
+//! Floats appear only at the boundary: actions arrive as f64 (validated and quantized once by
+//! [`tasks::validate_action`]) and object features leave as f32 ([`raster::features_of`]).
+
+use engine::goal::{run, RunOptions};
+use engine::World;
+use rayon::prelude::*;
+use tasks::{
+    simulate, unstable_neighbour, validate_action, ObjectDescriptor, ShapeType, SimOptions,
+    SimulationSetup, Task, TaskSet, Tier,
+};
+
+/// Numbers per object feature row.
+pub const FEATURES: usize = raster::FEATURES;
+/// Bytes of one observation (256 × 256).
+pub const PIXELS: usize = raster::PIXELS;
+
+/// PHYRE 0.2.2's `SimulationStatus` values.
+pub mod code {
+    /// `INVALID_INPUT`.
+    pub const INVALID_INPUT: i8 = 0;
+    /// `NOT_SOLVED`.
+    pub const NOT_SOLVED: i8 = -1;
+    /// `SOLVED`.
+    pub const SOLVED: i8 = 1;
+    /// `UNSTABLY_SOLVED` (only with `stable=True`).
+    pub const UNSTABLY_SOLVED: i8 = 2;
+    /// `STABLY_SOLVED` (only with `stable=True`).
+    pub const STABLY_SOLVED: i8 = 3;
+}
+
+/// The built-in tasks.
+pub fn builtin() -> &'static TaskSet {
+    TaskSet::builtin()
+}
+
+/// The tier named `name` (`ball` or `two_balls`).
+pub fn parse_tier(name: &str) -> Result<Tier, String> {
+    match name {
+        "ball" => Ok(Tier::Ball),
+        "two_balls" => Ok(Tier::TwoBalls),
+        _ => Err(format!(
+            "unknown action tier {:?} (expected 'ball' or 'two_balls')",
+            name.chars().take(64).collect::<String>()
+        )),
+    }
+}
+
+/// What a rollout should record besides its status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Observations every `stride` steps.
+    pub images: bool,
+    /// Object features every `stride` steps.
+    pub features: bool,
+    /// Frames after steps 1, 1 + stride, … (at least 1).
+    pub stride: u32,
+    /// Replace SOLVED by STABLY_SOLVED / UNSTABLY_SOLVED (SPEC §8's rule).
+    pub stable: bool,
+}
+
+/// One action's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rollout {
+    /// A [`code`] value.
+    pub status: i8,
+    /// Step at which the goal's hold completed (solved runs).
+    pub solved_step: Option<u32>,
+    /// Frames recorded (images and features have the same frames).
+    pub frames: usize,
+    /// `frames` × 65,536 bytes, row 0 = bottom (when images were asked for).
+    pub images: Vec<u8>,
+    /// Objects per frame (scene objects, then user balls; walls excluded).
+    pub objects: usize,
+    /// `frames` × `objects` × 14 (when features were asked for).
+    pub features: Vec<f32>,
+}
+
+/// The raster's description of the task's objects.
+pub fn object_descs(objects: &[ObjectDescriptor]) -> Vec<raster::ObjectDesc> {
+    objects
+        .iter()
+        .filter_map(|o| {
+            let shape = match o.shape_type {
+                ShapeType::Ball => raster::ShapeKind::Ball,
+                ShapeType::Bar => raster::ShapeKind::Bar,
+                ShapeType::Jar => raster::ShapeKind::Jar,
+                ShapeType::StandingSticks => raster::ShapeKind::StandingSticks,
+                ShapeType::Undefined => return None,
+            };
+            Some(raster::ObjectDesc {
+                body: o.body,
+                shape,
+                diameter_px: o.diameter,
+                colour: o.colour.code(),
+            })
+        })
+        .collect()
+}
+
+fn push_features(out: &mut Vec<f32>, world: &World, descs: &[raster::ObjectDesc]) {
+    for f in raster::object_features(world, descs) {
+        out.extend_from_slice(&f);
+    }
+}
+
+/// The scene before any action: its observation (65,536 bytes) and its object features
+/// (`objects` × 14), or a message when the world cannot be built (never for PHYRE tasks).
+pub fn initial_scene(task: &Task) -> Result<(Vec<u8>, Vec<f32>, usize), String> {
+    let setup = task
+        .build_world(&[])
+        .map_err(|e| format!("cannot build the world of {}: {e}", task.id()))?;
+    let obs = raster::render(&setup.world, &setup.colours);
+    let descs = object_descs(&setup.objects);
+    let mut features = Vec::new();
+    push_features(&mut features, &setup.world, &descs);
+    let n = features.len() / FEATURES;
+    Ok((obs.as_bytes().to_vec(), features, n))
+}
+
+/// Solved / not solved of a valid action's neighbours: STABLY_SOLVED when every valid
+/// neighbour solves too, else UNSTABLY_SOLVED.
+fn stability(task: &Task, valid: &tasks::ValidAction) -> i8 {
+    let unstable = unstable_neighbour(task, valid, |n| {
+        // A neighbour whose world cannot be built counts as invalid: it does not spoil stability.
+        simulate(task, n, SimOptions::STATUS_ONLY).map_or(true, |o| o.solved)
+    });
+    if unstable.is_some() {
+        code::UNSTABLY_SOLVED
+    } else {
+        code::STABLY_SOLVED
+    }
+}
+
+/// Status (and solved step) of `action` on `task` in `tier`, from a status-only run, as
+/// [`tasks::status`] computes it; with `stable`, a solution is classified by its neighbours.
+/// NaN or infinite components give INVALID_INPUT here (the Python layer rejects them first).
+pub fn status_of(task: &Task, tier: Tier, action: &[f64], stable: bool) -> (i8, Option<u32>) {
+    let Ok(valid) = validate_action(task, tier, action) else {
+        return (code::INVALID_INPUT, None);
+    };
+    match simulate(task, &valid, SimOptions::STATUS_ONLY) {
+        Err(_) => (code::INVALID_INPUT, None),
+        Ok(o) if !o.solved => (code::NOT_SOLVED, None),
+        Ok(o) if stable => (stability(task, &valid), o.solved_step),
+        Ok(o) => (code::SOLVED, o.solved_step),
+    }
+}
+
+/// Simulate `action` on `task` and record what `req` asks for. Without images and features it
+/// is [`status_of`]; otherwise a full run (its status is the same).
+pub fn rollout(task: &Task, tier: Tier, action: &[f64], req: Request) -> Rollout {
+    let empty = |status, solved_step| Rollout {
+        status,
+        solved_step,
+        frames: 0,
+        images: Vec::new(),
+        objects: 0,
+        features: Vec::new(),
+    };
+    if !req.images && !req.features {
+        let (status, solved_step) = status_of(task, tier, action, req.stable);
+        return empty(status, solved_step);
+    }
+    let Ok(valid) = validate_action(task, tier, action) else {
+        return empty(code::INVALID_INPUT, None);
+    };
+    let Ok(mut setup) = task.build_world(valid.balls()) else {
+        return empty(code::INVALID_INPUT, None);
+    };
+    let SimulationSetup {
+        world,
+        goal,
+        colours,
+        objects,
+        ..
+    } = &mut setup;
+    let descs = object_descs(objects);
+    let stride = req.stride.max(1);
+    let filler = raster::SpanFiller::detect();
+    let mut frames = 0usize;
+    let mut images = Vec::new();
+    let mut features = Vec::new();
+    let outcome = run(world, goal, RunOptions::default(), |step, w| {
+        if (step - 1) % stride != 0 {
+            return;
+        }
+        frames += 1;
+        if req.images {
+            let mut obs = raster::Observation::default();
+            raster::render_into(w, colours, &mut obs, filler);
+            images.extend_from_slice(obs.as_bytes());
+        }
+        if req.features {
+            push_features(&mut features, w, &descs);
+        }
+    });
+    let objects = if req.features && frames > 0 {
+        features.len() / FEATURES / frames
+    } else {
+        0
+    };
+    let status = match (outcome.solved, req.stable) {
+        (false, _) => code::NOT_SOLVED,
+        (true, false) => code::SOLVED,
+        (true, true) => stability(task, &valid),
+    };
+    Rollout {
+        status,
+        solved_step: outcome.solved_step,
+        frames,
+        images,
+        objects,
+        features,
+    }
+}
+
+/// Statuses (and solved steps) of `actions[i]` on `tasks[task_indices[i]]`, in parallel on
+/// rayon's pool (`threads` workers, or rayon's default when `None`). Each entry is computed by
+/// [`status_of`] alone, so the result is the same for any thread count and the same as calling
+/// it one by one. `actions` holds `task_indices.len()` rows of `tier.action_len()` numbers.
+pub fn batch(
+    tasks: &[Task],
+    task_indices: &[usize],
+    tier: Tier,
+    actions: &[f64],
+    stable: bool,
+    threads: Option<usize>,
+) -> Result<Vec<(i8, Option<u32>)>, String> {
+    let dim = tier.action_len();
+    if actions.len() != task_indices.len() * dim {
+        return Err(format!(
+            "{} actions of {dim} numbers expected ({} numbers given)",
+            task_indices.len(),
+            actions.len()
+        ));
+    }
+    if let Some((i, &t)) = task_indices
+        .iter()
+        .enumerate()
+        .find(|(_, &t)| t >= tasks.len())
+    {
+        return Err(format!(
+            "task index {t} at position {i} is out of range ({} tasks)",
+            tasks.len()
+        ));
+    }
+    let work = || {
+        task_indices
+            .par_iter()
+            .zip(actions.par_chunks_exact(dim))
+            .map(|(&t, a)| status_of(&tasks[t], tier, a, stable))
+            .collect()
+    };
+    match threads {
+        None => Ok(work()),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map(|pool| pool.install(work))
+            .map_err(|e| format!("cannot start {n} worker threads: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(id: &str) -> &'static Task {
+        builtin().lookup(id).unwrap()
+    }
+
+    #[test]
+    fn status_matches_the_tasks_crate() {
+        let t = task("00000:000");
+        for a in [
+            [0.5, 0.5, 0.3],
+            [0.1, 0.9, 0.1],
+            [0.8, 0.2, 0.9],
+            [2.0, 0.5, 0.5],
+        ] {
+            let want = tasks::status(t, Tier::Ball, &a).phyre_code();
+            assert_eq!(status_of(t, Tier::Ball, &a, false).0, want);
+            let full = rollout(
+                t,
+                Tier::Ball,
+                &a,
+                Request {
+                    images: true,
+                    features: true,
+                    stride: 60,
+                    stable: false,
+                },
+            );
+            assert_eq!(full.status, want);
+            if want != code::INVALID_INPUT {
+                assert_eq!(full.images.len(), full.frames * PIXELS);
+                assert_eq!(full.features.len(), full.frames * full.objects * FEATURES);
+            }
+        }
+    }
+
+    #[test]
+    fn full_unsolved_run_has_17_frames() {
+        let t = task("00000:000");
+        let mut index = 0;
+        loop {
+            let a = tasks::sample_action(Tier::Ball, 7, 1, &mut index);
+            let r = rollout(
+                t,
+                Tier::Ball,
+                &a,
+                Request {
+                    images: true,
+                    features: false,
+                    stride: 60,
+                    stable: false,
+                },
+            );
+            if r.status == code::NOT_SOLVED {
+                assert_eq!(r.frames, 17);
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn batch_equals_serial_for_any_thread_count() {
+        let set = builtin();
+        let tasks = set.tasks();
+        let mut index = 0;
+        let mut ids = Vec::new();
+        let mut actions = Vec::new();
+        for k in 0..24 {
+            ids.push((k * 37) % 2500); // ball-tier tasks come first in id order
+            actions.extend(tasks::sample_action(Tier::Ball, 3, 2, &mut index));
+        }
+        let serial: Vec<_> = ids
+            .iter()
+            .zip(actions.chunks(3))
+            .map(|(&t, a)| status_of(&tasks[t], Tier::Ball, a, false))
+            .collect();
+        for threads in [Some(1), Some(2), Some(3), None] {
+            let b = batch(tasks, &ids, Tier::Ball, &actions, false, threads).unwrap();
+            assert_eq!(b, serial);
+        }
+        assert!(batch(tasks, &[9999], Tier::Ball, &[0.5, 0.5, 0.5], false, None).is_err());
+        assert!(batch(tasks, &[0], Tier::Ball, &[0.5, 0.5], false, None).is_err());
+    }
+
+    #[test]
+    fn tiers_parse() {
+        assert_eq!(parse_tier("ball"), Ok(Tier::Ball));
+        assert_eq!(parse_tier("two_balls"), Ok(Tier::TwoBalls));
+        assert!(parse_tier("three_balls")
+            .unwrap_err()
+            .contains("unknown action tier"));
+    }
+}

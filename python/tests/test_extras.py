@@ -1,0 +1,58 @@
+"""SimulationCache (computed locally, saved, reloaded) and the Gymnasium environment."""
+
+import numpy as np
+import pytest
+
+import rephyre as phyre
+
+
+def test_simulation_cache_round_trip(tmp_path):
+    ids = phyre.all_task_ids()[:2500:500]
+    cache = phyre.SimulationCache.compute("ball", 12, task_ids=ids, cache_dir=str(tmp_path),
+                                          cache_name="small")
+    assert len(cache) == 12 and cache.task_ids == ids
+    assert cache.action_array.shape == (12, 3)
+    states = cache.load_simulation_states(ids[::-1])
+    assert states.shape == (5, 12) and states.dtype == np.int8
+    # The same statuses as simulating one by one.
+    sim = phyre.initialize_simulator(ids, "ball")
+    for k in range(len(ids)):
+        for j, a in enumerate(cache.action_array):
+            want = int(sim.simulate_action(k, a, need_images=False).status)
+            assert cache.load_simulation_states([ids[k]])[0, j] == want
+    again = phyre.SimulationCache("small", cache_dir=str(tmp_path))
+    assert np.array_equal(again.action_array, cache.action_array)
+    sample = again.get_sample(ids[:2], num_actions=5)
+    assert sample["simulation_statuses"].shape == (2, 5) and sample["actions"].shape == (5, 3)
+    with pytest.raises(ValueError):
+        again.load_simulation_states(["00000:000x"])
+    with pytest.raises(ValueError):
+        phyre.SimulationCache("missing", cache_dir=str(tmp_path))
+
+
+def test_default_cache_is_computed_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPHYRE_CACHE_DIR", str(tmp_path))
+    ids = phyre.all_task_ids()[:3]
+    c1 = phyre.get_default_100k_cache("ball", num_actions=4, task_ids=ids)
+    c2 = phyre.get_default_100k_cache("ball", num_actions=4)
+    assert c2.task_ids == ids and np.array_equal(c1.get_sample()["simulation_statuses"],
+                                                 c2.get_sample()["simulation_statuses"])
+
+
+def test_gym_env():
+    pytest.importorskip("gymnasium")
+    from rephyre.gym_env import PhyreEnv
+    env = PhyreEnv(phyre.all_task_ids()[:10], "ball")
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (256, 256) and obs.dtype == np.uint8
+    assert env.observation_space.contains(obs)
+    action = env.action_space.sample()
+    obs2, reward, terminated, truncated, info2 = env.step(action)
+    assert terminated and not truncated and reward in (0.0, 1.0)
+    sim = phyre.initialize_simulator([info["task_id"]], "ball")
+    assert info2["status"] == sim.simulate_action(0, action, need_images=False).status
+    obs, info = env.reset(options={"task_index": 4})
+    assert info["task_id"] == phyre.all_task_ids()[4]
+    env.step(action)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(action)
