@@ -5,7 +5,7 @@
 //! Floats appear only at the boundary: actions arrive as f64 (validated and quantized once by
 //! [`tasks::validate_action`]) and object features leave as f32 ([`raster::features_of`]).
 
-use engine::goal::{run, RunOptions};
+use engine::run;
 use engine::World;
 use rayon::prelude::*;
 use tasks::{
@@ -184,7 +184,7 @@ pub fn rollout(task: &Task, tier: Tier, action: &[f64], req: Request) -> Rollout
     let mut frames = 0usize;
     let mut images = Vec::new();
     let mut features = Vec::new();
-    let outcome = run(world, goal, RunOptions::default(), |step, w| {
+    let outcome = run(world, goal, tasks::PHYRE_RUN, |step, w| {
         if (step - 1) % stride != 0 {
             return;
         }
