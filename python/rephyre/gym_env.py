@@ -4,6 +4,10 @@ Each episode is one attempt on one task: `reset()` picks a task and returns its 
 (256 x 256 uint8, values 0-6, row 0 = bottom); `step(action)` places the ball(s), simulates,
 and ends the episode. Reward: 1 solved, 0 not solved, `invalid_reward` (default 0) for an
 invalid action. `info` holds the task id, the `SimulationStatus` and the solved step.
+
+Importing this module registers the environment as `ENV_ID` ("rephyre/PHYRE-v0"):
+`gymnasium.make("rephyre/PHYRE-v0", eval_setup="ball_within_template", fold_id=0,
+split="train")` draws each episode's task from that fold's split.
 """
 
 from typing import Optional, Sequence
@@ -17,20 +21,41 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("rephyre.gym_env needs Gymnasium: pip install gymnasium") from e
 
 from .action_simulator import ActionSimulator
+from .metrics import eval_setup_to_action_tier, get_fold
 
-__all__ = ["PhyreEnv"]
+__all__ = ["ENV_ID", "PhyreEnv"]
+
+ENV_ID = "rephyre/PHYRE-v0"
+_SPLITS = ("train", "dev", "test")
 
 
 class PhyreEnv(gym.Env):
-    """One-step episodes on `task_ids` with actions of `action_tier`. Tasks are drawn at random
-    from the environment's generator (seeded by `reset(seed=...)`), or given with
-    `reset(options={'task_index': k})`."""
+    """One-step episodes on `task_ids` with actions of `action_tier`, or on one split of an
+    evaluation fold (`eval_setup`, `fold_id`, `split` in "train" / "dev" / "test"; the tier then
+    follows from the setup). Tasks are drawn at random from the environment's generator (seeded
+    by `reset(seed=...)`), or given with `reset(options={'task_index': k})`."""
 
     metadata = {"render_modes": ["rgb_array"]}
 
-    def __init__(self, task_ids: Sequence[str], action_tier: str = "ball",
-                 invalid_reward: float = 0.0, render_mode: Optional[str] = None):
-        self.simulator = ActionSimulator(task_ids, action_tier)
+    def __init__(self, task_ids: Optional[Sequence[str]] = None, action_tier: Optional[str] = None,
+                 invalid_reward: float = 0.0, render_mode: Optional[str] = None, *,
+                 eval_setup: Optional[str] = None, fold_id: int = 0, split: str = "train"):
+        if eval_setup is not None:
+            if task_ids is not None:
+                raise ValueError("give either task_ids or eval_setup, not both")
+            if split not in _SPLITS:
+                raise ValueError(f"unknown split {split!r}; expected one of {', '.join(_SPLITS)}")
+            setup_tier = eval_setup_to_action_tier(eval_setup)
+            if action_tier is not None and action_tier != setup_tier:
+                raise ValueError(f"eval setup {eval_setup!r} uses tier {setup_tier!r}, "
+                                 f"not {action_tier!r}")
+            action_tier = setup_tier
+            task_ids = get_fold(eval_setup, fold_id)[_SPLITS.index(split)]
+        elif task_ids is None:
+            raise ValueError("give task_ids or an eval_setup")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"unknown render_mode {render_mode!r}; expected None or 'rgb_array'")
+        self.simulator = ActionSimulator(task_ids, action_tier or "ball")
         dim = self.simulator.action_space_dim
         self.action_space = spaces.Box(0.0, 1.0, shape=(dim,), dtype=np.float64)
         self.observation_space = spaces.Box(0, 6, shape=(256, 256), dtype=np.uint8)
@@ -49,7 +74,8 @@ class PhyreEnv(gym.Env):
             k = int(self.np_random.integers(len(self.simulator)))
         self._task = k
         self._last = self.simulator.initial_scenes[k]
-        return self._last, {"task_id": self.simulator.task_ids[k], "task_index": k}
+        # A fresh array each time: callers keep observations, and the simulator's are shared.
+        return self._last.copy(), {"task_id": self.simulator.task_ids[k], "task_index": k}
 
     def step(self, action):
         if self._task is None:
@@ -65,10 +91,15 @@ class PhyreEnv(gym.Env):
         info = {"task_id": self.simulator.task_ids[self._task], "status": res.status,
                 "solved_step": res.solved_step}
         self._task = None
-        return self._last, reward, True, False, info
+        return self._last.copy(), reward, True, False, info
 
     def render(self):
         if self.render_mode != "rgb_array" or self._last is None:
             return None
         from .vis import observations_to_uint8_rgb
         return observations_to_uint8_rgb(self._last)
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point=PhyreEnv,
+                 kwargs={"eval_setup": "ball_within_template", "fold_id": 0, "split": "train"})

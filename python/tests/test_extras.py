@@ -56,3 +56,40 @@ def test_gym_env():
     env.step(action)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(action)
+
+
+def test_gym_env_passes_check_env():
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+    from rephyre.gym_env import PhyreEnv
+    check_env(PhyreEnv(phyre.all_task_ids()[:20], "two_balls"), skip_render_check=True)
+    check_env(PhyreEnv(phyre.all_task_ids()[:20], "ball", render_mode="rgb_array"))
+    assert gymnasium is not None
+
+
+def test_gym_env_registered_and_drawn_from_a_fold_split():
+    gymnasium = pytest.importorskip("gymnasium")
+    from rephyre.gym_env import ENV_ID
+    env = gymnasium.make(ENV_ID, eval_setup="two_balls_cross_template", fold_id=3, split="dev")
+    dev = set(phyre.get_fold("two_balls_cross_template", 3)[1])
+    assert env.unwrapped.simulator.action_space_dim == 6
+    seen = set()
+    for seed in range(12):
+        _, info = env.reset(seed=seed)
+        seen.add(info["task_id"])
+    assert seen <= dev and len(seen) > 1
+    default = gymnasium.make(ENV_ID).unwrapped
+    assert tuple(default.simulator.task_ids) == phyre.get_fold("ball_within_template", 0)[0]
+
+
+def test_gym_env_rejects_bad_arguments():
+    pytest.importorskip("gymnasium")
+    from rephyre.gym_env import PhyreEnv
+    with pytest.raises(ValueError, match="split"):
+        PhyreEnv(eval_setup="ball_within_template", split="validation")
+    with pytest.raises(ValueError, match="tier"):
+        PhyreEnv(eval_setup="ball_within_template", action_tier="two_balls")
+    with pytest.raises(ValueError, match="not both"):
+        PhyreEnv(phyre.all_task_ids()[:2], eval_setup="ball_within_template")
+    with pytest.raises(ValueError):
+        PhyreEnv(eval_setup="no_such_setup")
