@@ -40,7 +40,9 @@ class ActionSimulator:
     def _load_scenes(self):
         if self._scenes is None:
             scenes, features = _native.initial_scenes(self._indices)
-            self._scenes = scenes
+            # The original returns int64 scenes (its docstring says uint8); code written for it
+            # may do arithmetic on them, so the dtype is kept.
+            self._scenes = scenes.astype(np.int64)
             self._features = [FeaturizedObjects(f) for f in features]
 
     @property
@@ -53,8 +55,9 @@ class ActionSimulator:
 
     @property
     def initial_scenes(self) -> np.ndarray:
-        """N x 256 x 256 uint8 observations of the scenes, row 0 = bottom of the scene (use
-        `observations_to_uint8_rgb` to get an upright picture)."""
+        """N x 256 x 256 int64 observations (colour indices 0-6) of the scenes, as the original
+        returns them; row 0 = bottom of the scene (use `observations_to_uint8_rgb` to get an
+        upright picture)."""
         self._load_scenes()
         return self._scenes
 
@@ -86,24 +89,23 @@ class ActionSimulator:
     def sample(self, valid_only: bool = True, rng=None) -> np.ndarray:
         """A uniform random action; with `valid_only`, redrawn until its balls lie in the scene
         (and, two balls, apart). Occlusion by the task's bodies is not checked (as in the
-        original). `rng`: a `numpy.random.RandomState` / `Generator` (default: `np.random`)."""
+        original). `rng`: a `numpy.random.RandomState` / `Generator`; the same `RandomState`
+        gives the original's actions. Default: numpy's global generator (the original used a
+        fresh unseeded one, so `np.random.seed` makes rephyre's default reproducible)."""
         rng = np.random if rng is None else rng
         while True:
             action = np.asarray(rng.uniform(size=self._dim), dtype=np.float64)
             if not valid_only or _native.in_action_space(self._tier, action):
                 return action
 
-    def build_discrete_action_space(self, max_actions: int, seed: int = 1) -> np.ndarray:
-        """`max_actions` actions from `sample()` with `np.random.RandomState(seed)`:
-        a max_actions x action_space_dim float64 array."""
+    def build_discrete_action_space(self, max_actions: int, seed: int = 1) -> List[np.ndarray]:
+        """`max_actions` actions from `sample()` with `np.random.RandomState(seed)`, as a list
+        of float64 arrays: the original's type and, draw for draw, the original's actions."""
         max_actions = int(max_actions)
         if max_actions < 0:
             raise ValueError(f"max_actions must be non-negative, got {max_actions}")
         rng = np.random.RandomState(seed=seed)
-        actions = np.empty((max_actions, self._dim), dtype=np.float64)
-        for k in range(max_actions):
-            actions[k] = self.sample(rng=rng)
-        return actions
+        return [self.sample(rng=rng) for _ in range(max_actions)]
 
     def simulate_action(self, task_index: int, action: ActionLike, *,
                         need_images: bool = True, need_featurized_objects: bool = False,

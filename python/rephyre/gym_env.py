@@ -73,7 +73,7 @@ class PhyreEnv(gym.Env):
         else:
             k = int(self.np_random.integers(len(self.simulator)))
         self._task = k
-        self._last = self.simulator.initial_scenes[k]
+        self._last = self.simulator.initial_scenes[k].astype(np.uint8)
         # A fresh array each time: callers keep observations, and the simulator's are shared.
         return self._last.copy(), {"task_id": self.simulator.task_ids[k], "task_index": k}
 

@@ -35,9 +35,9 @@ def get_fold(eval_setup: str, seed: int) -> Tuple[TaskIds, TaskIds, TaskIds]:
     return tuple(train), tuple(dev), tuple(test)
 
 
-def eval_setup_to_action_tier(eval_setup: str) -> str:
+def eval_setup_to_action_tier(eval_setup_name: str) -> str:
     """'ball' or 'two_balls'."""
-    return _native.setup_tier(str(eval_setup))
+    return _native.setup_tier(str(eval_setup_name))
 
 
 def _weights(attempts: int) -> List[float]:
@@ -54,6 +54,11 @@ class Evaluator:
         self._attempts = [0] * len(self._task_ids)
         self._solved_at = [None] * len(self._task_ids)
         self._log: List[Tuple[str, SimulationStatus]] = []
+
+    @property
+    def task_ids(self) -> Tuple[str, ...]:
+        """The task ids given to the constructor, in order."""
+        return self._task_ids
 
     def _check_index(self, task_index: int) -> int:
         n = len(self._task_ids)

@@ -1,7 +1,7 @@
 """Simulation results: `SimulationStatus`, `Simulation` and `FeaturizedObjects` (PHYRE 0.2.2 names)."""
 
 import enum
-from typing import Optional
+from typing import List, Optional
 
 import numpy as np
 
@@ -11,8 +11,8 @@ __all__ = ["SimulationStatus", "Simulation", "FeaturizedObjects"]
 class SimulationStatus(enum.IntEnum):
     """What an action did on a task, with the original's values."""
 
-    INVALID_INPUT = 0
     NOT_SOLVED = -1
+    INVALID_INPUT = 0
     SOLVED = 1
     UNSTABLY_SOLVED = 2
     STABLY_SOLVED = 3
@@ -99,14 +99,16 @@ class FeaturizedObjects:
         return self.features[0, :, _COLORS]
 
     @property
-    def shapes(self) -> np.ndarray:
-        """Shape name of each object ('BALL', 'BAR', 'JAR', 'STANDINGSTICKS')."""
-        return np.array([SHAPE_NAMES[i] for i in np.argmax(self.shapes_one_hot, axis=1)])
+    def shapes(self) -> List[str]:
+        """Shape name of each object ('BALL', 'BAR', 'JAR', 'STANDINGSTICKS'), a list as in
+        the original."""
+        return [SHAPE_NAMES[i] for i in np.argmax(self.shapes_one_hot, axis=1)]
 
     @property
-    def colors(self) -> np.ndarray:
-        """Colour name of each object ('RED', 'GREEN', 'BLUE', 'PURPLE', 'GRAY', 'BLACK')."""
-        return np.array([COLOR_NAMES[i] for i in np.argmax(self.colors_one_hot, axis=1)])
+    def colors(self) -> List[str]:
+        """Colour name of each object ('RED', 'GREEN', 'BLUE', 'PURPLE', 'GRAY', 'BLACK'), a
+        list as in the original."""
+        return [COLOR_NAMES[i] for i in np.argmax(self.colors_one_hot, axis=1)]
 
     @property
     def states(self) -> np.ndarray:

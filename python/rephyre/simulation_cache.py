@@ -13,6 +13,8 @@ Folder layout (`<cache_dir>/<name>/`): `actions.npy` (A x dim float64), `statuse
 import json
 import os
 import pathlib
+import sys
+import time
 from typing import Dict, Optional, Sequence
 
 import numpy as np
@@ -68,13 +70,17 @@ class SimulationCache:
         """Number of actions."""
         return len(self.action_array)
 
-    def load_simulation_states(self, task_ids: Sequence[str]) -> np.ndarray:
-        """len(task_ids) x actions int8 statuses (-1 not solved, 0 invalid, 1 solved)."""
+    def load_simulation_states(self, task_id: str) -> np.ndarray:
+        """The statuses of every action on `task_id`: int8 (-1 not solved, 0 invalid, 1
+        solved), one per action."""
+        return self._statuses[self._rows([task_id])[0]]
+
+    def _rows(self, task_ids: Sequence[str]):
         missing = [t for t in task_ids if t not in self._row]
         if missing:
             raise ValueError(f"task ids not in the cache: {missing[:5]}"
                              f"{' ...' if len(missing) > 5 else ''}")
-        return self._statuses[[self._row[t] for t in task_ids]]
+        return [self._row[t] for t in task_ids]
 
     def get_sample(self, task_ids: Optional[Sequence[str]] = None,
                    num_actions: Optional[int] = None) -> Dict[str, object]:
@@ -87,26 +93,30 @@ class SimulationCache:
         return {
             "task_ids": task_ids,
             "actions": self.action_array[:n],
-            "simulation_statuses": self.load_simulation_states(task_ids)[:, :n],
+            "simulation_statuses": self._statuses[self._rows(task_ids)][:, :n],
         }
 
     @classmethod
     def compute(cls, action_tier: str, num_actions: int, *, task_ids=None, seed: int = 1,
                 cache_name: Optional[str] = None, cache_dir: Optional[str] = None,
-                num_threads: Optional[int] = None) -> "SimulationCache":
+                num_threads: Optional[int] = None, progress: bool = True) -> "SimulationCache":
         """Simulate `num_actions` actions (`build_discrete_action_space(num_actions, seed)`)
-        on `task_ids` (default: every task of the tier), save the cache and load it."""
+        on `task_ids` (default: every task of the tier), save the cache and load it. With
+        `progress`, a line on stderr counts the tasks done and estimates the time left."""
         tier = _check_tier(action_tier)
         num_actions = int(num_actions)
         if num_actions < 1:
             raise ValueError(f"num_actions must be at least 1, got {num_actions}")
         task_ids = _tier_task_ids(tier) if task_ids is None else tuple(task_ids)
         sim = ActionSimulator(task_ids, tier)
-        actions = sim.build_discrete_action_space(num_actions, seed=seed)
+        actions = np.array(sim.build_discrete_action_space(num_actions, seed=seed))
         statuses = np.empty((len(task_ids), num_actions), dtype=np.int8)
+        start = time.monotonic()
         for k in range(len(task_ids)):
             statuses[k] = sim.simulate_batch(np.full(num_actions, k), actions,
                                              num_threads=num_threads)
+            if progress:
+                _report(k + 1, len(task_ids), time.monotonic() - start)
         name = cache_name or f"{tier}-{num_actions}-seed{seed}"
         path = (pathlib.Path(cache_dir) if cache_dir else default_cache_dir()) / name
         path.mkdir(parents=True, exist_ok=True)
@@ -117,6 +127,13 @@ class SimulationCache:
             "version": _VERSION, "tier": tier, "seed": seed, "actions": num_actions,
             "tasks": len(task_ids)}))
         return cls(str(path))
+
+
+def _report(done: int, total: int, seconds: float) -> None:
+    left = seconds / done * (total - done)
+    end = "\n" if done == total else ""
+    print(f"\rsimulation cache: {done}/{total} tasks, {seconds:.0f} s, about {left:.0f} s left",
+          end=end, file=sys.stderr, flush=True)
 
 
 def get_default_100k_cache(tier: str, num_actions: int = 100_000,

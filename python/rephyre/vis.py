@@ -45,8 +45,9 @@ def observations_to_uint8_rgb(scene: np.ndarray, user_input=(), is_solved: Optio
 
 def observations_to_float_rgb(scene: np.ndarray, user_input=(), is_solved: Optional[bool] = None
                               ) -> np.ndarray:
-    """`observations_to_uint8_rgb` scaled to float32 in [0, 1]."""
-    return observations_to_uint8_rgb(scene, user_input, is_solved).astype(np.float32) / 255.0
+    """`observations_to_uint8_rgb` scaled to [0, 1], float64 as in the original (which builds
+    it with the `np.float` alias that numpy 2 removed)."""
+    return observations_to_uint8_rgb(scene, user_input, is_solved).astype(np.float64) / 255.0
 
 
 def save_observation_series_to_gif(batched_observation_series: Sequence[np.ndarray], fpath: str,

@@ -22,6 +22,48 @@ def test_constants():
     assert len(phyre.all_task_ids()) == 5000
 
 
+# Parameter names (and keyword-only markers) of phyre 0.2.2's public callables, read with
+# `inspect.signature` from the installed original; callers that pass keywords depend on them.
+ORIGINAL_PARAMETERS = {
+    "get_fold": ["eval_setup", "seed"],
+    "list_eval_setups": [],
+    "eval_setup_to_action_tier": ["eval_setup_name"],
+    "initialize_simulator": ["task_ids", "action_tier"],
+    "observations_to_float_rgb": ["scene", "user_input", "is_solved"],
+    "observations_to_uint8_rgb": ["scene", "user_input", "is_solved"],
+    "ActionSimulator.sample": ["self", "valid_only", "rng"],
+    "ActionSimulator.build_discrete_action_space": ["self", "max_actions", "seed"],
+    "ActionSimulator.simulate_action": ["self", "task_index", "action", "*need_images",
+                                        "*need_featurized_objects", "*stride", "*stable"],
+    "ActionSimulator.simulate_single": ["self", "task_index", "action", "need_images", "stride",
+                                        "stable"],
+    "Evaluator.maybe_log_attempt": ["self", "task_index", "status"],
+    "Evaluator.get_attempts_for_task": ["self", "task_index"],
+    "Evaluator.get_auccess": ["self", "attempts"],
+    "Evaluator.get_aucess": ["self", "attempts"],
+    "Evaluator.compute_all_metrics": ["self"],
+    "SimulationCache.get_sample": ["self", "task_ids", "num_actions"],
+    "SimulationCache.load_simulation_states": ["self", "task_id"],
+    "vis.save_observation_series_to_gif": ["batched_observation_series", "fpath",
+                                           "solved_states"],
+}
+
+
+def test_signatures_match_phyre_0_2_2():
+    import inspect
+    for name, want in ORIGINAL_PARAMETERS.items():
+        obj = phyre
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        got = ["*" + p.name if p.kind == p.KEYWORD_ONLY else p.name
+               for p in inspect.signature(obj).parameters.values()]
+        # rephyre may add optional parameters after the original's.
+        assert got[:len(want)] == want, name
+    assert [s.name for s in phyre.SimulationStatus] == [
+        "NOT_SOLVED", "INVALID_INPUT", "SOLVED", "UNSTABLY_SOLVED", "STABLY_SOLVED"]
+    assert phyre.Evaluator(["00000:000", "00000:001"]).task_ids == ("00000:000", "00000:001")
+
+
 def test_simulation_status_values_and_predicates():
     S = phyre.SimulationStatus
     assert [int(s) for s in (S.INVALID_INPUT, S.NOT_SOLVED, S.SOLVED, S.UNSTABLY_SOLVED,
@@ -60,7 +102,7 @@ def test_simulator_properties():
     assert sim.action_space_dim == 3
     assert phyre.initialize_simulator(ids, "two_balls").action_space_dim == 6
     scenes = sim.initial_scenes
-    assert scenes.shape == (3, 256, 256) and scenes.dtype == np.uint8
+    assert scenes.shape == (3, 256, 256) and scenes.dtype == np.int64  # as the original
     assert scenes.max() < phyre.NUM_COLORS
     assert len(sim.initial_featurized_objects) == 3
     goals = sim.goals
@@ -80,7 +122,7 @@ def test_scene_row_zero_is_the_bottom():
     bottom (the original's layout); the RGB conversion turns the picture upright."""
     sim = phyre.initialize_simulator(phyre.all_task_ids()[:50], "ball")
     for scene, fo in zip(sim.initial_scenes, sim.initial_featurized_objects):
-        green = int(np.flatnonzero(fo.colors == "GREEN")[0])
+        green = fo.colors.index("GREEN")
         if fo.shapes[green] != "BALL":
             continue
         rows, cols = np.nonzero(scene == 2)
@@ -182,8 +224,23 @@ def test_sampling():
     assert _native.in_action_space("two_balls", a)
     rng = np.random.RandomState(5)
     assert sim.sample(valid_only=False, rng=rng).shape == (6,)
-    actions = sim.build_discrete_action_space(max_actions=200)
-    assert actions.shape == (200, 6) and actions.dtype == np.float64
+    actions = sim.build_discrete_action_space(max_actions=2000)
+    assert isinstance(actions, list) and len(actions) == 2000  # a list, as in the original
+    assert all(a.shape == (6,) and a.dtype == np.float64 for a in actions)
+    # Draws 0, 1 and 1999 of phyre 0.2.2's build_discrete_action_space(2000, seed=1) on the
+    # two_balls tier, printed from the installed original: the same RandomState calls give the
+    # same actions.
+    original = {
+        0: [0.417022004702574, 0.7203244934421581, 0.00011437481734488664,
+            0.30233257263183977, 0.14675589081711304, 0.0923385947687978],
+        1: [0.1862602113776709, 0.34556072704304774, 0.39676747423066994,
+            0.538816734003357, 0.4191945144032948, 0.6852195003967595],
+        1999: [0.48583426924310447, 0.19530156646390417, 0.24493522521762934,
+               0.6432361916531741, 0.18164654978262262, 0.4214677569487122],
+    }
+    for k, want in original.items():
+        assert actions[k].tolist() == want, k
+    actions = np.array(actions[:200])
     assert np.array_equal(actions, sim.build_discrete_action_space(200, seed=1))
     assert not np.array_equal(actions, sim.build_discrete_action_space(200, seed=2))
     assert all(_native.in_action_space("two_balls", x) for x in actions)
@@ -275,7 +332,7 @@ def test_vis():
     assert rgb.shape == (256, 256, 3) and rgb.dtype == np.uint8
     assert np.array_equal(rgb, phyre.vis.WAD_COLORS[scenes[0][::-1]])
     f = phyre.observations_to_float_rgb(scenes[0])
-    assert f.dtype == np.float32 and f.min() >= 0 and f.max() <= 1
+    assert f.dtype == np.float64 and f.min() >= 0 and f.max() <= 1  # as the original
     assert phyre.observations_to_uint8_rgb(scenes).shape == (2, 256, 256, 3)
     framed = phyre.observations_to_uint8_rgb(scenes[0], is_solved=True)
     assert np.array_equal(framed[0, 0], [0x6b, 0xce, 0xbb])

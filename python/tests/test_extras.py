@@ -6,26 +6,28 @@ import pytest
 import rephyre as phyre
 
 
-def test_simulation_cache_round_trip(tmp_path):
+def test_simulation_cache_round_trip(tmp_path, capsys):
     ids = phyre.all_task_ids()[:2500:500]
     cache = phyre.SimulationCache.compute("ball", 12, task_ids=ids, cache_dir=str(tmp_path),
                                           cache_name="small")
+    assert "simulation cache: 5/5 tasks" in capsys.readouterr().err
     assert len(cache) == 12 and cache.task_ids == ids
     assert cache.action_array.shape == (12, 3)
-    states = cache.load_simulation_states(ids[::-1])
-    assert states.shape == (5, 12) and states.dtype == np.int8
+    states = cache.load_simulation_states(ids[3])
+    assert states.shape == (12,) and states.dtype == np.int8
     # The same statuses as simulating one by one.
     sim = phyre.initialize_simulator(ids, "ball")
     for k in range(len(ids)):
         for j, a in enumerate(cache.action_array):
             want = int(sim.simulate_action(k, a, need_images=False).status)
-            assert cache.load_simulation_states([ids[k]])[0, j] == want
+            assert cache.load_simulation_states(ids[k])[j] == want
     again = phyre.SimulationCache("small", cache_dir=str(tmp_path))
     assert np.array_equal(again.action_array, cache.action_array)
-    sample = again.get_sample(ids[:2], num_actions=5)
-    assert sample["simulation_statuses"].shape == (2, 5) and sample["actions"].shape == (5, 3)
+    sample = again.get_sample(ids[2::-1], num_actions=5)
+    assert sample["simulation_statuses"].shape == (3, 5) and sample["actions"].shape == (5, 3)
+    assert np.array_equal(sample["simulation_statuses"][0], cache.load_simulation_states(ids[2])[:5])
     with pytest.raises(ValueError):
-        again.load_simulation_states(["00000:000x"])
+        again.load_simulation_states("00000:000x")
     with pytest.raises(ValueError):
         phyre.SimulationCache("missing", cache_dir=str(tmp_path))
 
