@@ -35,7 +35,7 @@ class PhyreEnv(gym.Env):
     follows from the setup). Tasks are drawn at random from the environment's generator (seeded
     by `reset(seed=...)`), or given with `reset(options={'task_index': k})`."""
 
-    metadata = {"render_modes": ["rgb_array"]}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
     def __init__(self, task_ids: Optional[Sequence[str]] = None, action_tier: Optional[str] = None,
                  invalid_reward: float = 0.0, render_mode: Optional[str] = None, *,
