@@ -6,6 +6,7 @@ use crate::fixed::Fixed;
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::settings;
 use crate::shape::{Aabb, MassData, Shape};
+use crate::toi::Core;
 
 /// Index of a body in its world: bodies are numbered 0, 1, 2, … in the order they were added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,7 +93,36 @@ pub struct Body {
     pub(crate) fat: Vec<Aabb>,
     /// A fat box was replaced since the broad phase last ran (its pairs may have changed).
     pub(crate) fat_changed: bool,
+    /// The parts' boxes at the sweep's start, when known (a cache, see [`StartBoxes`]).
+    pub(crate) start_boxes: StartBoxes,
+    /// Every part is a circle centred on the body origin, which is the centre of mass: the
+    /// body's rotation then moves no point of it, so its placement is a function of the centre
+    /// alone (a rotation applied to the zero vector gives exactly zero in fixed point).
+    pub(crate) round: bool,
+    /// Static bodies only (empty for dynamic ones): each part's core placed at `xf`, which a
+    /// static body keeps for ever, for continuous collision against it.
+    pub(crate) static_cores: Vec<Core>,
 }
+
+/// The parts' bounding boxes at the sweep's start transform, kept from the island solve, where
+/// the start is the pose the boxes in [`Body::aabbs`] were computed at: the fat-box update and
+/// continuous collision then need not place every part again. A box is a function of the part
+/// and the start transform, which is a function of (`c0`, `a0`); `at` names the (`c0`, `a0`) the
+/// boxes belong to, and any other start computes its boxes afresh, so the cache can never give
+/// a box other than the one computed. Being derived data, it takes no part in equality.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StartBoxes {
+    at: Option<(Vec2, Fixed)>,
+    boxes: Vec<Aabb>,
+}
+
+impl PartialEq for StartBoxes {
+    fn eq(&self, _: &StartBoxes) -> bool {
+        true
+    }
+}
+
+impl Eq for StartBoxes {}
 
 /// Margin of the broad phase's fat boxes (Box2D's `b2_aabbMargin`, m).
 pub const AABB_MARGIN: Fixed = Fixed::ratio(1, 10);
@@ -180,6 +210,17 @@ impl Body {
                 .map(|p| grow(p.aabb(&xf), AABB_MARGIN))
                 .collect(),
             fat_changed: true,
+            start_boxes: StartBoxes::default(),
+            round: center == Vec2::ZERO
+                && def
+                    .parts
+                    .iter()
+                    .all(|p| matches!(p, Shape::Circle(c) if c.center == Vec2::ZERO)),
+            static_cores: if def.kind != BodyKind::Dynamic {
+                def.parts.iter().map(|p| Core::new(p, &xf)).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -275,7 +316,15 @@ impl Body {
     /// Recompute the origin transform from the sweep's current centre and angle.
     #[inline]
     pub(crate) fn synchronize_transform(&mut self) {
-        let q = Rot::from_angle(self.sweep.a);
+        self.synchronize_transform_rotated(Rot::from_angle(self.sweep.a));
+    }
+
+    /// [`Body::synchronize_transform`] given `q`, the rotation of the sweep's current angle
+    /// (`Rot::from_angle(sweep.a)`), which a caller that has it at hand passes to save the
+    /// sine and cosine.
+    #[inline]
+    pub(crate) fn synchronize_transform_rotated(&mut self, q: Rot) {
+        debug_assert_eq!(q, Rot::from_angle(self.sweep.a));
         self.xf = Transform {
             p: self.sweep.c - q.apply(self.sweep.local_center),
             q,
@@ -285,13 +334,42 @@ impl Body {
         }
     }
 
+    /// The box of part `k` at the sweep's start transform `start` (= [`Body::start_transform`]).
+    #[inline]
+    pub(crate) fn start_aabb(&self, k: usize, start: &Transform) -> Aabb {
+        if self.start_boxes.at == Some((self.sweep.c0, self.sweep.a0)) {
+            debug_assert_eq!(self.start_boxes.boxes[k], self.parts[k].aabb(start));
+            self.start_boxes.boxes[k]
+        } else {
+            self.parts[k].aabb(start)
+        }
+    }
+
+    /// Move the parts' current boxes to the start-box cache: only valid while the sweep's start
+    /// is the current pose (`c0 = c`, `a0 = a`, as the island solve sets it), which is the pose
+    /// the current boxes were computed at. The current boxes are recomputed by the next
+    /// [`Body::synchronize_transform`].
+    #[inline]
+    pub(crate) fn keep_start_boxes(&mut self) {
+        debug_assert!(self.sweep.c0 == self.sweep.c && self.sweep.a0 == self.sweep.a);
+        debug_assert_eq!(self.xf, self.start_transform());
+        std::mem::swap(&mut self.aabbs, &mut self.start_boxes.boxes);
+        if self.aabbs.len() != self.parts.len() {
+            // First use: the swapped-in buffer is empty; give it the right length (its contents
+            // are overwritten by the next transform synchronisation).
+            self.aabbs.clone_from(&self.start_boxes.boxes);
+        }
+        self.start_boxes.at = Some((self.sweep.c0, self.sweep.a0));
+    }
+
     /// Box2D's `SynchronizeFixtures`: after a body moved from its sweep start (`c0`, `a0`) to
     /// its current pose, re-fatten the broad-phase box of every part that left its fat box.
     pub(crate) fn synchronize_fat_boxes(&mut self) {
         let start = self.start_transform();
         let d = (self.xf.p - start.p).scale(Fixed::from_int(AABB_MULTIPLIER as i32));
-        for ((fat, part), now) in self.fat.iter_mut().zip(&self.parts).zip(&self.aabbs) {
-            let swept = part.aabb(&start).union(now);
+        for k in 0..self.parts.len() {
+            let swept = self.start_aabb(k, &start).union(&self.aabbs[k]);
+            let fat = &mut self.fat[k];
             let inside = fat.lower.x <= swept.lower.x
                 && fat.lower.y <= swept.lower.y
                 && swept.upper.x <= fat.upper.x

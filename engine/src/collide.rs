@@ -241,7 +241,7 @@ fn midpoint(a: Vec2, b: Vec2) -> Vec2 {
 }
 
 /// A polygon's vertices and normals in world space.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WorldPolygon {
     pub count: usize,
     pub vertices: [Vec2; MAX_POLYGON_VERTICES],

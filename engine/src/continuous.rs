@@ -13,7 +13,7 @@ use crate::math::Rot;
 use crate::settings::{DT, LINEAR_SLOP};
 use crate::shape::Aabb;
 use crate::solver::IslandSolver;
-use crate::toi::time_of_impact_from;
+use crate::toi::time_of_impact_placed;
 
 /// Most continuous-collision sub-steps of one body in one step (Box2D's `b2_maxSubSteps`).
 pub const MAX_TOI_SUBSTEPS: usize = 8;
@@ -41,7 +41,7 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
             let start = b.start_transform();
             let mut first: Option<(Fixed, usize, usize, usize)> = None;
             for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
-                let swept: Aabb = part.aabb(&start).union(now);
+                let swept: Aabb = b.start_aabb(k, &start).union(now);
                 for (si, s) in bodies.iter().enumerate() {
                     if s.is_dynamic() {
                         continue;
@@ -50,7 +50,8 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
                         if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
                             continue;
                         }
-                        if let Some(t) = time_of_impact_from(part, &sweep, q0, sp, &s.xf, target) {
+                        let core = &s.static_cores[pi];
+                        if let Some(t) = time_of_impact_placed(part, &sweep, q0, sp, core, target) {
                             if first.is_none_or(|(ft, ..)| t < ft) {
                                 first = Some((t, k, si, pi));
                             }

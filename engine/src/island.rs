@@ -24,6 +24,8 @@ pub(crate) struct Islands {
     island_contacts: Vec<usize>,
     adjacency_start: Vec<usize>,
     adjacency: Vec<usize>,
+    /// Next free slot of each body's adjacency run while it is filled.
+    fill: Vec<usize>,
     in_island: Vec<bool>,
     contact_in_island: Vec<bool>,
 }
@@ -49,11 +51,11 @@ pub(crate) fn solve_islands(
     }
     s.adjacency.clear();
     s.adjacency.resize(s.adjacency_start[n], 0);
-    let mut fill = s.adjacency_start.clone();
+    s.fill.clone_from(&s.adjacency_start);
     for (ci, c) in contacts.iter().enumerate().filter(|(_, c)| c.is_touching()) {
         for b in [c.body_a as usize, c.body_b as usize] {
-            s.adjacency[fill[b]] = ci;
-            fill[b] += 1;
+            s.adjacency[s.fill[b]] = ci;
+            s.fill[b] += 1;
         }
     }
     s.in_island.clear();

@@ -27,22 +27,41 @@ struct SolverBody {
     inv_mass: Fixed,
     inv_inertia: Fixed,
     local_center: Vec2,
-    /// Rotation cached for `a` (recomputed only when the angle changes).
+    /// Rotation cached for `q_angle` (recomputed only when the angle changes).
     q: Rot,
     q_angle: Fixed,
+    /// [`Body::round`]: no point of the body moves with its rotation.
+    round: bool,
 }
 
 impl SolverBody {
+    /// The body's transform at its current centre and angle, as far as it places the body's
+    /// points. A round body's rotation moves none of its points (they are all the origin, the
+    /// centre of mass, and rotating the zero vector gives exactly zero), so its transform is
+    /// its centre with whatever rotation is cached, and no sine or cosine is taken.
     #[inline]
     fn transform(&mut self) -> Transform {
-        if self.q_angle != self.a {
-            self.q = Rot::from_angle(self.a);
-            self.q_angle = self.a;
+        if self.round {
+            return Transform {
+                p: self.c,
+                q: self.q,
+            };
         }
+        self.rotation();
         Transform {
             p: self.c - self.q.apply(self.local_center),
             q: self.q,
         }
+    }
+
+    /// The exact rotation of the current angle (cached).
+    #[inline]
+    fn rotation(&mut self) -> Rot {
+        if self.q_angle != self.a {
+            self.q = Rot::from_angle(self.a);
+            self.q_angle = self.a;
+        }
+        self.q
     }
 }
 
@@ -122,6 +141,7 @@ impl IslandSolver {
                 local_center: b.sweep.local_center,
                 q: b.xf.q,
                 q_angle: b.sweep.a,
+                round: b.round,
             });
         }
         let local = |world_index: u32| {
@@ -243,7 +263,7 @@ impl IslandSolver {
             if !b.is_dynamic() {
                 continue;
             }
-            write_back(&self.bodies[k], b);
+            write_back(&self.bodies[k], b, true);
         }
         solved
     }
@@ -359,6 +379,7 @@ impl IslandSolver {
             local_center: body.sweep.local_center,
             q: body.q0,
             q_angle: body.sweep.a0,
+            round: body.round,
         };
         for _ in 0..POSITION_ITERATIONS {
             let mut min_sep = Fixed::ZERO;
@@ -396,7 +417,7 @@ impl IslandSolver {
         }
         body.sweep.c0 = sb.c;
         body.sweep.a0 = sb.a;
-        body.q0 = sb.transform().q;
+        body.q0 = sb.rotation();
         // Velocities: the body (index 0) against a motionless, massless stand-in for the static
         // bodies (index 1); static bodies take no impulse, so one stand-in serves every hit.
         self.bodies.clear();
@@ -411,6 +432,7 @@ impl IslandSolver {
             local_center: Vec2::ZERO,
             q: Rot::IDENTITY,
             q_angle: Fixed::ZERO,
+            round: false,
         });
         let xa = self.bodies[0].transform();
         self.constraints.clear();
@@ -439,18 +461,29 @@ impl IslandSolver {
         solve_velocities(&mut self.bodies, &mut self.constraints);
         let sb = &mut self.bodies[0];
         integrate(sb, h);
-        write_back(sb, body);
+        write_back(sb, body, false);
     }
 }
 
 /// Copy a solved body's state back into the world's body and refresh its transform and boxes.
+/// `from_start`: the body's sweep starts at the pose its boxes were last computed at (the island
+/// solve; not a continuous-collision sub-step, which moves the start), so those boxes are kept
+/// as the start boxes.
 #[inline]
-fn write_back(sb: &SolverBody, body: &mut Body) {
+fn write_back(sb: &SolverBody, body: &mut Body, from_start: bool) {
+    if from_start {
+        body.keep_start_boxes();
+    }
     body.sweep.c = sb.c;
     body.sweep.a = sb.a;
     body.v = sb.v;
     body.w = sb.w;
-    body.synchronize_transform();
+    // The solver body's cached rotation is exact when it was computed for the final angle.
+    if sb.q_angle == sb.a {
+        body.synchronize_transform_rotated(sb.q);
+    } else {
+        body.synchronize_transform();
+    }
     body.synchronize_fat_boxes();
 }
 
@@ -496,54 +529,101 @@ fn is_fixed(b: &SolverBody) -> bool {
     b.inv_mass.raw() == 0 && b.inv_inertia.raw() == 0 && b.v == Vec2::ZERO && b.w.raw() == 0
 }
 
-/// `apply_impulse` and `relative_velocity` specialised on which bodies move (`MA`, `MB`): the
-/// terms of a body that cannot move are exact zeros, and leaving them out keeps every bit.
-#[inline(always)]
-fn apply_impulse_m<const MA: bool, const MB: bool>(
-    bodies: &mut [SolverBody],
-    a: usize,
-    b: usize,
-    ra: Vec2,
-    rb: Vec2,
-    p: Vec2,
-) {
-    if MA {
-        let sa = &mut bodies[a];
-        sa.v -= p.scale(sa.inv_mass);
-        sa.w -= sa.inv_inertia * ra.cross(p);
+/// The velocities of a constraint's two bodies, held in locals while one constraint is solved
+/// (read once before, written once after), so the impulse chain runs in registers instead of
+/// through memory. The arithmetic and its order are exactly those of updating the bodies in
+/// place.
+#[derive(Clone, Copy)]
+struct PairVelocities {
+    va: Vec2,
+    wa: Fixed,
+    vb: Vec2,
+    wb: Fixed,
+}
+
+impl PairVelocities {
+    #[inline(always)]
+    fn load<const MA: bool, const MB: bool>(bodies: &[SolverBody], a: usize, b: usize) -> Self {
+        let (mut va, mut wa, mut vb, mut wb) = (Vec2::ZERO, Fixed::ZERO, Vec2::ZERO, Fixed::ZERO);
+        if MA {
+            va = bodies[a].v;
+            wa = bodies[a].w;
+        }
+        if MB {
+            vb = bodies[b].v;
+            wb = bodies[b].w;
+        }
+        PairVelocities { va, wa, vb, wb }
     }
-    if MB {
-        let sb = &mut bodies[b];
-        sb.v += p.scale(sb.inv_mass);
-        sb.w += sb.inv_inertia * rb.cross(p);
+
+    #[inline(always)]
+    fn store<const MA: bool, const MB: bool>(self, bodies: &mut [SolverBody], a: usize, b: usize) {
+        if MA {
+            bodies[a].v = self.va;
+            bodies[a].w = self.wa;
+        }
+        if MB {
+            bodies[b].v = self.vb;
+            bodies[b].w = self.wb;
+        }
+    }
+
+    /// `apply_impulse` specialised on which bodies move (`MA`, `MB`): the terms of a body that
+    /// cannot move are exact zeros, and leaving them out keeps every bit.
+    #[inline(always)]
+    fn apply<const MA: bool, const MB: bool>(
+        &mut self,
+        inv: &InverseMasses,
+        ra: Vec2,
+        rb: Vec2,
+        p: Vec2,
+    ) {
+        if MA {
+            self.va -= p.scale(inv.ma);
+            self.wa -= inv.ia * ra.cross(p);
+        }
+        if MB {
+            self.vb += p.scale(inv.mb);
+            self.wb += inv.ib * rb.cross(p);
+        }
+    }
+
+    /// `vb + wb×rb − va − wa×ra`, specialised like [`PairVelocities::apply`].
+    #[inline(always)]
+    fn relative<const MA: bool, const MB: bool>(&self, ra: Vec2, rb: Vec2) -> Vec2 {
+        // Same operation order as the general form; a fixed body's terms are exact zeros, and
+        // subtracting zero changes nothing.
+        let mut v = Vec2::ZERO;
+        if MB {
+            v = self.vb + Vec2::cross_sv(self.wb, rb);
+        }
+        if MA {
+            v = v - self.va - Vec2::cross_sv(self.wa, ra);
+        }
+        v
     }
 }
 
-#[inline(always)]
-fn relative_velocity_m<const MA: bool, const MB: bool>(
-    bodies: &[SolverBody],
-    a: usize,
-    b: usize,
-    ra: Vec2,
-    rb: Vec2,
-) -> Vec2 {
-    // Same operation order as the general form `vb + wb×rb − va − wa×ra`; a fixed body's
-    // terms are exact zeros, and subtracting zero changes nothing.
-    let mut v = Vec2::ZERO;
-    if MB {
-        let sb = &bodies[b];
-        v = sb.v + Vec2::cross_sv(sb.w, rb);
-    }
-    if MA {
-        let sa = &bodies[a];
-        v = v - sa.v - Vec2::cross_sv(sa.w, ra);
-    }
-    v
+/// The inverse masses and inertias of a constraint's two bodies.
+#[derive(Clone, Copy)]
+struct InverseMasses {
+    ma: Fixed,
+    ia: Fixed,
+    mb: Fixed,
+    ib: Fixed,
 }
 
 #[inline]
 fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
-    apply_impulse_m::<true, true>(bodies, a, b, ra, rb, p);
+    let inv = InverseMasses {
+        ma: bodies[a].inv_mass,
+        ia: bodies[a].inv_inertia,
+        mb: bodies[b].inv_mass,
+        ib: bodies[b].inv_inertia,
+    };
+    let mut pv = PairVelocities::load::<true, true>(bodies, a, b);
+    pv.apply::<true, true>(&inv, ra, rb, p);
+    pv.store::<true, true>(bodies, a, b);
 }
 
 /// One velocity iteration of a contact constraint, dispatched on which of its bodies move.
@@ -563,32 +643,51 @@ fn solve_velocity_m<const MA: bool, const MB: bool>(
     bodies: &mut [SolverBody],
     cc: &mut ContactConstraint,
 ) -> bool {
+    let (a, b) = (cc.a, cc.b);
+    let inv = InverseMasses {
+        ma: bodies[a].inv_mass,
+        ia: bodies[a].inv_inertia,
+        mb: bodies[b].inv_mass,
+        ib: bodies[b].inv_inertia,
+    };
+    let mut pv = PairVelocities::load::<MA, MB>(bodies, a, b);
+    let changed = solve_points::<MA, MB>(&mut pv, &inv, cc);
+    pv.store::<MA, MB>(bodies, a, b);
+    changed
+}
+
+#[inline(always)]
+fn solve_points<const MA: bool, const MB: bool>(
+    pv: &mut PairVelocities,
+    inv: &InverseMasses,
+    cc: &mut ContactConstraint,
+) -> bool {
     let n = cc.normal;
     let t = n.cross_vs(Fixed::ONE);
     let mut changed = false;
     // Friction first: non-penetration matters more, so it goes last.
     for j in 0..cc.count {
         let p = cc.points[j];
-        let vt = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb).dot(t);
+        let vt = pv.relative::<MA, MB>(p.ra, p.rb).dot(t);
         let lambda = -(p.tangent_mass * vt);
         let max_f = cc.friction * p.normal_impulse;
         let new_impulse = (p.tangent_impulse + lambda).clamp(-max_f, max_f);
         let d = new_impulse - p.tangent_impulse;
         changed |= d.raw() != 0;
         cc.points[j].tangent_impulse = new_impulse;
-        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, t.scale(d));
+        pv.apply::<MA, MB>(inv, p.ra, p.rb, t.scale(d));
     }
     if cc.count == 1 {
         let p = cc.points[0];
-        let vn = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb).dot(n);
+        let vn = pv.relative::<MA, MB>(p.ra, p.rb).dot(n);
         let lambda = -(p.normal_mass * (vn - p.velocity_bias));
         let new_impulse = (p.normal_impulse + lambda).max(Fixed::ZERO);
         let d = new_impulse - p.normal_impulse;
         cc.points[0].normal_impulse = new_impulse;
-        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p.ra, p.rb, n.scale(d));
+        pv.apply::<MA, MB>(inv, p.ra, p.rb, n.scale(d));
         return changed | (d.raw() != 0);
     }
-    changed | solve_block::<MA, MB>(bodies, cc)
+    changed | solve_block::<MA, MB>(pv, inv, cc)
 }
 
 /// The 2-point normal constraint solved as a linear complementarity problem by enumerating
@@ -596,15 +695,16 @@ fn solve_velocity_m<const MA: bool, const MB: bool>(
 /// Returns whether an accumulated impulse changed.
 #[inline(always)]
 fn solve_block<const MA: bool, const MB: bool>(
-    bodies: &mut [SolverBody],
+    pv: &mut PairVelocities,
+    inv: &InverseMasses,
     cc: &mut ContactConstraint,
 ) -> bool {
     let n = cc.normal;
     let (p1, p2) = (cc.points[0], cc.points[1]);
     let a1 = p1.normal_impulse;
     let a2 = p2.normal_impulse;
-    let vn1 = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p1.ra, p1.rb).dot(n);
-    let vn2 = relative_velocity_m::<MA, MB>(bodies, cc.a, cc.b, p2.ra, p2.rb).dot(n);
+    let vn1 = pv.relative::<MA, MB>(p1.ra, p1.rb).dot(n);
+    let vn2 = pv.relative::<MA, MB>(p2.ra, p2.rb).dot(n);
     let [k11, k12, k22] = cc.k;
     // b = vn − bias − K·a
     let b1 = vn1 - p1.velocity_bias - (k11 * a1 + k12 * a2);
@@ -639,8 +739,8 @@ fn solve_block<const MA: bool, const MB: bool>(
     if let Some((x1, x2)) = candidates() {
         let d1 = x1 - a1;
         let d2 = x2 - a2;
-        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p1.ra, p1.rb, n.scale(d1));
-        apply_impulse_m::<MA, MB>(bodies, cc.a, cc.b, p2.ra, p2.rb, n.scale(d2));
+        pv.apply::<MA, MB>(inv, p1.ra, p1.rb, n.scale(d1));
+        pv.apply::<MA, MB>(inv, p2.ra, p2.rb, n.scale(d2));
         cc.points[0].normal_impulse = x1;
         cc.points[1].normal_impulse = x2;
         return d1.raw() != 0 || d2.raw() != 0;

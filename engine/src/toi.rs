@@ -66,6 +66,7 @@ pub fn time_of_impact(
 /// can never tunnel.
 ///
 /// `q0` is `Rot::from_angle(sweep.a0)`, which the caller keeps.
+#[cfg(test)]
 pub(crate) fn time_of_impact_from(
     moving: &Shape,
     sweep: &Sweep,
@@ -74,7 +75,21 @@ pub(crate) fn time_of_impact_from(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    advance(moving, sweep, q0, fixed, xf_fixed, target, true).0
+    let fixed_core = Core::new(fixed, xf_fixed);
+    advance(moving, sweep, q0, fixed, &fixed_core, target, true).0
+}
+
+/// [`time_of_impact_from`] against a fixed shape whose core is already placed (`fixed_core` =
+/// `Core::new(fixed, xf_fixed)`; static bodies keep theirs): the same answer, bit for bit.
+pub(crate) fn time_of_impact_placed(
+    moving: &Shape,
+    sweep: &Sweep,
+    q0: Rot,
+    fixed: &Shape,
+    fixed_core: &Core,
+    target: Fixed,
+) -> Option<Fixed> {
+    advance(moving, sweep, q0, fixed, fixed_core, target, true).0
 }
 
 /// Conservative advancement; also returns the number of steps taken (for tests).
@@ -84,7 +99,7 @@ fn advance(
     sweep: &Sweep,
     q0: Rot,
     fixed: &Shape,
-    xf_fixed: &Transform,
+    fixed_core: &Core,
     target: Fixed,
     stop_early: bool,
 ) -> (Option<Fixed>, usize) {
@@ -98,15 +113,27 @@ fn advance(
     let manhattan = dc.x.abs() + dc.y.abs();
     let rate_bound =
         manhattan + Fixed::from_raw(manhattan.raw() >> 26) + angular + Fixed::from_raw(64);
+    // A circle centred on the centre of mass is placed by the centre alone (its rotation moves
+    // no point of it: rotating the zero vector gives exactly zero), so no sine or cosine of the
+    // interpolated angle is needed; the rotation passed along is then never used.
+    let round = sweep.local_center == Vec2::ZERO
+        && matches!(moving, Shape::Circle(c) if c.center == Vec2::ZERO);
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
-        let xf = sweep.transform_at_from(t, q0);
+        let xf = if round {
+            Transform {
+                p: sweep.c0 + (sweep.c - sweep.c0).scale(t),
+                q: q0,
+            }
+        } else {
+            sweep.transform_at_from(t, q0)
+        };
         let enough = if iter == 0 && stop_early {
             target + rate_bound
         } else {
             Fixed::MAX
         };
-        let Some((n, gap)) = separating_axis_until(moving, &xf, fixed, xf_fixed, enough) else {
+        let Some((n, gap)) = separating_axis_until(moving, &xf, fixed, fixed_core, enough) else {
             return (None, iter);
         };
         if gap < target + TOI_TOLERANCE {
@@ -136,17 +163,19 @@ pub fn separation_lower_bound(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Tra
 /// The best axis found (unit, from A to B) and the projected gap along it, radii included.
 #[cfg(test)]
 fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> (Vec2, Fixed) {
-    separating_axis_until(a, xf_a, b, xf_b, Fixed::MAX).expect("never stops early at MAX")
+    separating_axis_until(a, xf_a, b, &Core::new(b, xf_b), Fixed::MAX)
+        .expect("never stops early at MAX")
 }
 
 /// A shape's core in world space: a single point (circle centre) or a polygon.
-struct Core {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Core {
     w: WorldPolygon,
     is_polygon: bool,
 }
 
 impl Core {
-    fn new(s: &Shape, xf: &Transform) -> Core {
+    pub(crate) fn new(s: &Shape, xf: &Transform) -> Core {
         match s {
             Shape::Circle(c) => {
                 let mut w = WorldPolygon {
@@ -271,11 +300,10 @@ fn separating_axis_until(
     a: &Shape,
     xf_a: &Transform,
     b: &Shape,
-    xf_b: &Transform,
+    cb: &Core,
     enough: Fixed,
 ) -> Option<(Vec2, Fixed)> {
     let ca = Core::new(a, xf_a);
-    let cb = Core::new(b, xf_b);
     let radii = a.radius() + b.radius();
     let gap = |n: Vec2| cb.min_along(n) - ca.max_along(n) - radii;
 
@@ -530,7 +558,15 @@ mod tests {
         let post = bx(0.05, 0.05);
         let xp = xf(0.5, 0.7, 0.0);
         let target = fx(-3.0 * SLOP);
-        let (toi, iters) = advance(&bar, &s, Rot::from_angle(s.a0), &post, &xp, target, true);
+        let (toi, iters) = advance(
+            &bar,
+            &s,
+            Rot::from_angle(s.a0),
+            &post,
+            &Core::new(&post, &xp),
+            target,
+            true,
+        );
         let t = toi.expect("the bar sweeps over the post");
         assert!(iters < MAX_TOI_ITERATIONS);
         let d = f64geom::signed_distance(&bar, &s.transform_at(t), &post, &xp);
@@ -578,7 +614,7 @@ mod tests {
                 &s,
                 Rot::from_angle(s.a0),
                 &bar,
-                &xbar,
+                &Core::new(&bar, &xbar),
                 box2d_target(&m, &bar),
                 true,
             );
@@ -653,8 +689,8 @@ mod tests {
             let xfix = xf(fxf.0, fxf.1, fxf.2);
             let q0 = Rot::from_angle(s.a0);
             for target in [box2d_target(&m, &f), fx(-0.5), fx(0.2)] {
-                let fast = advance(&m, &s, q0, &f, &xfix, target, true);
-                let full = advance(&m, &s, q0, &f, &xfix, target, false);
+                let fast = advance(&m, &s, q0, &f, &Core::new(&f, &xfix), target, true);
+                let full = advance(&m, &s, q0, &f, &Core::new(&f, &xfix), target, false);
                 prop_assert_eq!(fast.0, full.0);
                 if fast.0.is_some() {
                     prop_assert_eq!(fast.1, full.1);
