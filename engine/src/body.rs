@@ -2,8 +2,9 @@
 //! part's tight and fat bounding boxes, kept in step with the body's transform (the broad phase,
 //! `broad_phase.rs`, reads the fat ones).
 
+use crate::collide::WorldPolygon;
 use crate::fixed::Fixed;
-use crate::math::{Rot, Sweep, Transform, Vec2};
+use crate::math::{body_origin, Rot, Sweep, Transform, Vec2};
 use crate::settings;
 use crate::shape::{Aabb, MassData, Shape};
 use crate::toi::Core;
@@ -308,7 +309,7 @@ impl Body {
     pub(crate) fn start_transform(&self) -> Transform {
         debug_assert_eq!(self.q0, Rot::from_angle(self.sweep.a0));
         Transform {
-            p: self.sweep.c0 - self.q0.apply(self.sweep.local_center),
+            p: body_origin(self.sweep.c0, self.q0, self.sweep.local_center),
             q: self.q0,
         }
     }
@@ -326,12 +327,18 @@ impl Body {
     pub(crate) fn synchronize_transform_rotated(&mut self, q: Rot) {
         debug_assert_eq!(q, Rot::from_angle(self.sweep.a));
         self.xf = Transform {
-            p: self.sweep.c - q.apply(self.sweep.local_center),
+            p: body_origin(self.sweep.c, q, self.sweep.local_center),
             q,
         };
         for (bb, part) in self.aabbs.iter_mut().zip(&self.parts) {
             *bb = part.aabb(&self.xf);
         }
+    }
+
+    /// Part `k` placed at `xf` when the body keeps it so (a static polygon), else `None`.
+    #[inline]
+    pub(crate) fn placed_polygon(&self, k: usize) -> Option<&WorldPolygon> {
+        self.static_cores.get(k).and_then(Core::polygon)
     }
 
     /// The box of part `k` at the sweep's start transform `start` (= [`Body::start_transform`]).

@@ -121,18 +121,24 @@ pub fn collide_polygon_circle(
     m
 }
 
-/// Two polygons: up to two points from clipping the incident edge against the reference face.
-pub fn collide_polygons(a: &Polygon, xf_a: &Transform, b: &Polygon, xf_b: &Transform) -> Manifold {
+/// Two polygons, both placed (`wa` = `WorldPolygon::new(a, xf_a)`, `wb` likewise): up to two
+/// points from clipping the incident edge against the reference face.
+fn collide_placed_polygons(
+    a: &Polygon,
+    wa: &WorldPolygon,
+    b: &Polygon,
+    wb: &WorldPolygon,
+    xf_a: &Transform,
+    xf_b: &Transform,
+) -> Manifold {
     let mut m = Manifold::default();
     let total = a.radius() + b.radius();
-    let wa = WorldPolygon::new(a, xf_a);
-    let wb = WorldPolygon::new(b, xf_b);
 
-    let (face_a, sep_a) = max_face_separation(&wa, &wb);
+    let (face_a, sep_a) = max_face_separation(wa, wb);
     if sep_a > total {
         return m;
     }
-    let (face_b, sep_b) = max_face_separation(&wb, &wa);
+    let (face_b, sep_b) = max_face_separation(wb, wa);
     if sep_b > total {
         return m;
     }
@@ -140,9 +146,9 @@ pub fn collide_polygons(a: &Polygon, xf_a: &Transform, b: &Polygon, xf_b: &Trans
     // Prefer A's face; B's only when clearly better.
     let flip = sep_b > sep_a + REFERENCE_TOLERANCE;
     let (rp, rw, rface, iw, ixf) = if flip {
-        (b, &wb, face_b, &wa, xf_a)
+        (b, wb, face_b, wa, xf_a)
     } else {
-        (a, &wa, face_a, &wb, xf_b)
+        (a, wa, face_a, wb, xf_b)
     };
 
     let rn = rw.count;
@@ -212,7 +218,22 @@ pub fn collide_polygons(a: &Polygon, xf_a: &Transform, b: &Polygon, xf_b: &Trans
 
 /// Dispatch on the shape kinds. A circle–polygon pair is collided as polygon–circle with the
 /// result's A/B exchanged (see [`crate::manifold`] for the convention).
+#[cfg(test)]
 pub fn collide_shapes(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Manifold {
+    collide_shapes_placed(a, xf_a, None, b, xf_b, None)
+}
+
+/// [`collide_shapes`] where a polygon may come already placed (`placed_a` =
+/// `WorldPolygon::new(a, xf_a)`, likewise for B; static bodies keep theirs): the same
+/// manifold, bit for bit.
+pub(crate) fn collide_shapes_placed(
+    a: &Shape,
+    xf_a: &Transform,
+    placed_a: Option<&WorldPolygon>,
+    b: &Shape,
+    xf_b: &Transform,
+    placed_b: Option<&WorldPolygon>,
+) -> Manifold {
     match (a, b) {
         (Shape::Circle(ca), Shape::Circle(cb)) => collide_circles(ca, xf_a, cb, xf_b),
         (Shape::Polygon(pa), Shape::Circle(cb)) => collide_polygon_circle(pa, xf_a, cb, xf_b),
@@ -227,7 +248,24 @@ pub fn collide_shapes(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) 
             }
             m
         }
-        (Shape::Polygon(pa), Shape::Polygon(pb)) => collide_polygons(pa, xf_a, pb, xf_b),
+        (Shape::Polygon(pa), Shape::Polygon(pb)) => {
+            let (owned_a, owned_b);
+            let wa = match placed_a {
+                Some(w) => w,
+                None => {
+                    owned_a = WorldPolygon::new(pa, xf_a);
+                    &owned_a
+                }
+            };
+            let wb = match placed_b {
+                Some(w) => w,
+                None => {
+                    owned_b = WorldPolygon::new(pb, xf_b);
+                    &owned_b
+                }
+            };
+            collide_placed_polygons(pa, wa, pb, wb, xf_a, xf_b)
+        }
     }
 }
 

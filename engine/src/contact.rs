@@ -7,7 +7,7 @@
 //! solver depends on no stage that calls it.
 
 use crate::body::Body;
-use crate::collide::collide_shapes;
+use crate::collide::collide_shapes_placed;
 use crate::fixed::Fixed;
 use crate::manifold::Manifold;
 use crate::math::Transform;
@@ -109,11 +109,13 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
     let a = &bodies[c.body_a as usize];
     let b = &bodies[c.body_b as usize];
     let old = c.manifold;
-    let mut m = collide_shapes(
+    let mut m = collide_shapes_placed(
         &a.parts[c.part_a as usize],
         &a.xf,
+        a.placed_polygon(c.part_a as usize),
         &b.parts[c.part_b as usize],
         &b.xf,
+        b.placed_polygon(c.part_b as usize),
     );
     for i in 0..m.count as usize {
         let id = m.points[i].id;

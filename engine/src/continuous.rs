@@ -6,7 +6,7 @@
 //! as Box2D 2.3.2 does for bodies that are not bullets (PHYRE has none).
 
 use crate::body::Body;
-use crate::collide::collide_shapes;
+use crate::collide::collide_shapes_placed;
 use crate::contact::{mix_materials, ToiContact};
 use crate::fixed::Fixed;
 use crate::math::Rot;
@@ -78,7 +78,10 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
             let b = &bodies[bi];
             let toi_touching = {
                 let s = &bodies[si];
-                collide_shapes(&b.parts[k_toi], &at_toi, &s.parts[pi], &s.xf).count > 0
+                let placed = s.placed_polygon(pi);
+                collide_shapes_placed(&b.parts[k_toi], &at_toi, None, &s.parts[pi], &s.xf, placed)
+                    .count
+                    > 0
             };
             if !toi_touching {
                 // Not really touching (Box2D disables the contact for the rest of the step).
@@ -92,11 +95,12 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
                     if s.is_dynamic() {
                         continue;
                     }
-                    for (sp, bb) in s.parts.iter().zip(&s.aabbs) {
+                    for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
                         if !bb.overlaps(&near) {
                             continue;
                         }
-                        let m = collide_shapes(part, &at_toi, sp, &s.xf);
+                        let placed = s.placed_polygon(pi);
+                        let m = collide_shapes_placed(part, &at_toi, None, sp, &s.xf, placed);
                         if m.count > 0 {
                             let (friction, restitution) = mix_materials(b, s);
                             hits.push(ToiContact {

@@ -246,13 +246,55 @@ impl Mul for Fixed {
     type Output = Fixed;
     #[inline]
     fn mul(self, o: Fixed) -> Fixed {
-        // |a·b| ≤ 2^126 and the rounding term is tiny: these i128 operations cannot overflow, so
-        // they are written as wrapping to spare the overflow checks kept on in every profile.
-        let p = (self.0 as i128)
-            .wrapping_mul(o.0 as i128)
-            .wrapping_add(1i128 << (FRAC_BITS - 1));
-        Fixed((p >> FRAC_BITS) as i64)
+        Fixed(mul_raw(self.0, o.0))
     }
+}
+
+/// `(a·b + 2^31) >> 32`, truncated to 64 bits: the exact 128-bit product rounded to nearest.
+///
+/// Portable form: |a·b| ≤ 2^126 and the rounding term is tiny, so these i128 operations cannot
+/// overflow; they are written as wrapping to spare the overflow checks kept on in every profile.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+const fn mul_raw_i128(a: i64, b: i64) -> i64 {
+    let p = (a as i128)
+        .wrapping_mul(b as i128)
+        .wrapping_add(1i128 << (FRAC_BITS - 1));
+    (p >> FRAC_BITS) as i64
+}
+
+/// [`mul_raw_i128`] from the processor's 64×64 → 128-bit signed multiply. Inside large inlined
+/// code the optimiser sometimes loses track of the operands being sign-extended 64-bit values
+/// and emits a full 128×128-bit multiply (three multiplications) for the portable form; this
+/// one is always a single `imul`. Same integer result, so the same bits on every platform
+/// (`mul_matches_the_portable_form` checks it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn mul_raw(a: i64, b: i64) -> i64 {
+    let lo: u64;
+    let hi: i64;
+    // SAFETY: `imul r64` only reads its operands and writes rax, rdx and the flags, which the
+    // operand list declares; it touches no memory and cannot fault.
+    unsafe {
+        core::arch::asm!(
+            "imul {b}",
+            b = in(reg) b,
+            inout("rax") a => lo,
+            out("rdx") hi,
+            options(pure, nomem, nostack),
+        );
+    }
+    // (hi:lo + 2^31) >> 32, keeping the low 64 bits: with hi:lo = 2^32·q + r (0 ≤ r < 2^32) that
+    // is q + [r ≥ 2^31], i.e. the product shifted down plus its bit 31, which shortens the
+    // dependency chain behind the multiply (no carry through the high word).
+    let shifted = ((hi as u64) << 32 | lo >> 32) as i64;
+    shifted.wrapping_add(((lo >> 31) & 1) as i64)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn mul_raw(a: i64, b: i64) -> i64 {
+    mul_raw_i128(a, b)
 }
 
 impl Div for Fixed {
@@ -332,6 +374,49 @@ mod tests {
             fx(1.2345).to_f64(),
             (1.2345f64 * 4294967296.0).round() / 4294967296.0
         );
+    }
+
+    #[test]
+    fn mul_matches_the_portable_form() {
+        let edges = [
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            (1 << 31) - 1,
+            1 << 31,
+            -(1 << 31),
+            (1 << 32) - 1,
+            1 << 32,
+            -(1 << 32),
+            (1 << 32) + 1,
+            i64::MAX,
+            i64::MIN,
+            i64::MAX - 1,
+            i64::MIN + 1,
+            0x7fff_ffff_8000_0000,
+            -0x7fff_ffff_8000_0000,
+        ];
+        for &a in &edges {
+            for &b in &edges {
+                assert_eq!(mul_raw(a, b), mul_raw_i128(a, b), "{a} * {b}");
+            }
+        }
+        // A fixed-seed xorshift stream over all magnitudes.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..1_000_000 {
+            let (r1, r2, r3) = (next(), next(), next());
+            let a = (r1 as i64) >> (r3 % 64);
+            let b = (r2 as i64) >> ((r3 >> 8) % 64);
+            assert_eq!(mul_raw(a, b), mul_raw_i128(a, b), "{a} * {b}");
+        }
     }
 
     #[test]

@@ -250,6 +250,19 @@ impl Transform {
     }
 }
 
+/// The body origin of a body whose centre of mass is at `center`, rotated by `q`, with the
+/// centre of mass at `local_center` in body coordinates: `center − q·local_center`. When the
+/// centre of mass is the origin the rotation is skipped, which changes no bit (rotating the zero
+/// vector gives exactly zero in fixed point, and subtracting zero changes nothing).
+#[inline]
+pub(crate) fn body_origin(center: Vec2, q: Rot, local_center: Vec2) -> Vec2 {
+    if local_center == Vec2::ZERO {
+        center
+    } else {
+        center - q.apply(local_center)
+    }
+}
+
 /// The motion of a body's centre of mass and angle over one step, for continuous collision:
 /// from (`c0`, `a0`) at t = 0 to (`c`, `a`) at t = 1.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
@@ -277,7 +290,7 @@ impl Sweep {
         let a = self.a0 + (self.a - self.a0) * t;
         let q = if a == self.a0 { q0 } else { Rot::from_angle(a) };
         Transform {
-            p: c - q.apply(self.local_center),
+            p: body_origin(c, q, self.local_center),
             q,
         }
     }

@@ -14,7 +14,7 @@ use crate::body::Body;
 use crate::contact::{Contact, ToiContact};
 use crate::fixed::Fixed;
 use crate::manifold::{position_point, WorldManifold};
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{body_origin, Rot, Transform, Vec2};
 use crate::settings::*;
 
 /// One body's working state during an island solve.
@@ -49,7 +49,7 @@ impl SolverBody {
         }
         self.rotation();
         Transform {
-            p: self.c - self.q.apply(self.local_center),
+            p: body_origin(self.c, self.q, self.local_center),
             q: self.q,
         }
     }

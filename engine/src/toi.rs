@@ -196,7 +196,7 @@ impl Core {
         }
     }
 
-    fn polygon(&self) -> Option<&WorldPolygon> {
+    pub(crate) fn polygon(&self) -> Option<&WorldPolygon> {
         self.is_polygon.then_some(&self.w)
     }
 
