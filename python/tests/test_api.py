@@ -337,7 +337,10 @@ def test_vis():
     assert f.dtype == np.float64 and f.min() >= 0 and f.max() <= 1  # as the original
     assert phyre.observations_to_uint8_rgb(scenes).shape == (2, 256, 256, 3)
     framed = phyre.observations_to_uint8_rgb(scenes[0], is_solved=True)
-    assert np.array_equal(framed[0, 0], [0x6b, 0xce, 0xbb])
+    # The original's band: 5 rows on top, green (11, 102, 35), white at both ends.
+    assert framed.shape == (261, 256, 3) and np.array_equal(framed[5:], rgb)
+    assert framed[0, 5].tolist() == [11, 102, 35] and framed[0, 0].tolist() == [255, 255, 255]
+    assert phyre.observations_to_uint8_rgb(scenes, is_solved=False).shape == (2, 261, 256, 3)
 
 
 def test_gif(tmp_path):

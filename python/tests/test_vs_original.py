@@ -41,3 +41,17 @@ def test_evaluator_equals_the_original(case):
             ev.maybe_log_attempt(0, phyre.SimulationStatus.NOT_SOLVED)
         assert ev.maybe_log_attempt(0, phyre.SimulationStatus.INVALID_INPUT) == case[
             "extra_invalid"]
+
+
+@pytest.mark.parametrize("case", REF["vis"], ids=lambda c: json.dumps(c["kwargs"]))
+def test_uint8_rgb_equals_the_original(case):
+    scene = np.random.RandomState(case["seed"]).randint(0, 8, size=(256, 256))
+    kwargs = dict(case["kwargs"])
+    if "user_input" in kwargs:
+        kwargs["user_input"] = [tuple(p) for p in kwargs["user_input"]]
+    img = phyre.observations_to_uint8_rgb(scene, **kwargs)
+    assert list(img.shape) == case["shape"] and str(img.dtype) == case["dtype"]
+    assert img[0, :8].tolist() == case["row0"] and img[5, :8].tolist() == case["row5"]
+    assert hashlib.md5(np.ascontiguousarray(img).tobytes()).hexdigest() == case["md5"]
+    f = phyre.observations_to_float_rgb(scene, **kwargs)
+    assert f.shape == img.shape and np.array_equal(f, img / 255.0)
