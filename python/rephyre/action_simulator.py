@@ -16,6 +16,10 @@ ActionLike = Union[np.ndarray, Sequence[float]]
 
 
 def _check_tier(action_tier: str) -> str:
+    """The tier's name ('ball' / 'two_balls'); the library's upper-case spellings ('BALL',
+    'TWO_BALLS') are accepted too, as by the native functions."""
+    if isinstance(action_tier, str) and action_tier.isupper():
+        action_tier = action_tier.lower()
     if action_tier not in _DIMS:
         raise ValueError(
             f"unknown action tier {action_tier!r} (expected one of {ACTION_TIERS})")
