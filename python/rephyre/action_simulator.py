@@ -134,7 +134,8 @@ class ActionSimulator:
             solved_step=solved_step)
 
     def simulate_single(self, task_index: int, action: ActionLike, need_images: bool = True,
-                        stride: int = 60, stable: bool = False):
+                        stride: int = 60, stable: bool = False
+                        ) -> Tuple[SimulationStatus, Optional[np.ndarray]]:
         """The original's older call: (status, images)."""
         sim = self.simulate_action(task_index, action, need_images=need_images,
                                    stride=stride, stable=stable)

@@ -4,7 +4,7 @@ import collections
 import itertools
 import logging
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple, Union
 
 from . import _native
 from .simulation import SimulationStatus
@@ -126,7 +126,8 @@ class Evaluator:
             raise IndexError(f"task index {i} is out of range ({n} tasks)")
         return i % n
 
-    def maybe_log_attempt(self, task_index: int, status) -> bool:
+    def maybe_log_attempt(self, task_index: int,
+                          status: Union[int, str, SimulationStatus]) -> bool:
         """Log an attempt; returns False (and logs nothing) when `status` is invalid. Raises
         AssertionError, as the original does, when the task already has `MAX_TEST_ATTEMPTS`
         logged attempts."""

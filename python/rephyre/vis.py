@@ -1,12 +1,12 @@
 """Pictures of observations (PHYRE 0.2.2 names): colour conversion and GIFs of rollouts."""
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
 __all__ = ["observations_to_uint8_rgb", "observations_to_float_rgb",
            "save_observation_series_to_gif", "WAD_COLORS",
-           "SOLVE_STATUS_COLORS"]
+           "SOLVE_STATUS_COLORS", "compose_gifs", "compose_gifs_compact"]
 
 # Display palette of the observation values (SPEC §5), the original's `WAD_COLORS`: the 7
 # values a scene holds and the original's 8th entry (light red, never in a rephyre scene).
@@ -43,8 +43,9 @@ def _one_to_uint8_rgb(scene: np.ndarray, user_input, is_solved: Optional[bool]) 
     return np.ascontiguousarray(base_image)
 
 
-def observations_to_uint8_rgb(scene: np.ndarray, user_input=(), is_solved: Optional[bool] = None
-                              ) -> np.ndarray:
+def observations_to_uint8_rgb(scene: np.ndarray,
+                              user_input: Tuple[Tuple[int, int], ...] = (),
+                              is_solved: Optional[bool] = None) -> np.ndarray:
     """An observation (256 x 256 values 0-6, row 0 = bottom) as an upright RGB picture
     (256 x 256 x 3 uint8, row 0 = top), as the original draws it: each `(y, x)` of
     `user_input` paints the observation's pixel [x, y] pure red; `is_solved` (not None) puts a
@@ -68,8 +69,9 @@ def observations_to_uint8_rgb(scene: np.ndarray, user_input=(), is_solved: Optio
     return out.reshape(lead + (out_h, w, 3))
 
 
-def observations_to_float_rgb(scene: np.ndarray, user_input=(), is_solved: Optional[bool] = None
-                              ) -> np.ndarray:
+def observations_to_float_rgb(scene: np.ndarray,
+                              user_input: Tuple[Tuple[int, int], ...] = (),
+                              is_solved: Optional[bool] = None) -> np.ndarray:
     """`observations_to_uint8_rgb` scaled to [0, 1], float64 as in the original (which builds
     it with the `np.float` alias that numpy 2 removed)."""
     return observations_to_uint8_rgb(scene, user_input, is_solved).astype(np.float64) / 255.0
@@ -99,3 +101,36 @@ def save_observation_series_to_gif(batched_observation_series: Sequence[np.ndarr
         frames.append(Image.fromarray(np.concatenate(tiles, axis=1)))
     frames[0].save(fpath, save_all=True, append_images=frames[1:], loop=0,
                    duration=int(1000 / max(int(fps), 1)))
+
+
+def _read_gif(fpath) -> list:
+    from PIL import Image, ImageSequence
+    with Image.open(fpath) as im:
+        return [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(im)]
+
+
+def _write_gif(frames, fpath) -> None:
+    from PIL import Image
+    images = [Image.fromarray(np.asarray(f, dtype=np.uint8)) for f in frames]
+    images[0].save(fpath, save_all=True, append_images=images[1:], loop=0)
+
+
+def compose_gifs_compact(input_fpathes, output_fpath) -> None:
+    """The original's: one frame per input GIF, its first frame above its last. Needs
+    Pillow (the original used imageio)."""
+    first_and_last = []
+    for fname in input_fpathes:
+        data = _read_gif(fname)
+        first_and_last.append(np.concatenate([data[0], data[-1]], axis=0))
+    if first_and_last:
+        _write_gif(first_and_last, output_fpath)
+
+
+def compose_gifs(input_fpathes, output_fpath) -> None:
+    """The original's: the input GIFs one above the other (it concatenates the frames along
+    their height), frame by frame; shorter ones hold their last frame. Needs Pillow (the
+    original used imageio)."""
+    all_data = [_read_gif(fname) for fname in input_fpathes]
+    max_timestamps = max(len(data) for data in all_data)
+    padded = [data + [data[-1]] * (max_timestamps - len(data)) for data in all_data]
+    _write_gif(np.concatenate(padded, 1), output_fpath)

@@ -46,6 +46,10 @@ ORIGINAL_PARAMETERS = {
     "SimulationCache.load_simulation_states": ["self", "task_id"],
     "vis.save_observation_series_to_gif": ["batched_observation_series", "fpath",
                                            "solved_states"],
+    "vis.compose_gifs": ["input_fpathes", "output_fpath"],
+    "vis.compose_gifs_compact": ["input_fpathes", "output_fpath"],
+    "SimulationCache.__init__": ["self", "cache_dir"],
+    "Evaluator.__init__": ["self", "task_ids"],
 }
 
 
@@ -350,6 +354,25 @@ def test_gif(tmp_path):
     path = tmp_path / "rollout.gif"
     phyre.vis.save_observation_series_to_gif([res.images], str(path), solved_states=[False])
     assert path.read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+    short = tmp_path / "short.gif"
+    phyre.vis.save_observation_series_to_gif([res.images[:3]], str(short), solved_states=[True])
+    from PIL import Image, ImageSequence
+
+    def frames(p):
+        with Image.open(p) as im:
+            return [np.asarray(f.convert("RGB")) for f in ImageSequence.Iterator(im)]
+
+    # (Pillow merges identical consecutive frames, so frame counts are at most the rollout's.)
+    n = len(frames(path))
+    assert 1 < n <= len(res.images) and frames(path)[0].shape == (261, 256, 3)
+    both = tmp_path / "both.gif"
+    phyre.vis.compose_gifs([str(path), str(short)], str(both))
+    got = frames(both)
+    assert 1 < len(got) <= n and got[0].shape == (522, 256, 3)  # stacked, as the original
+    compact = tmp_path / "compact.gif"
+    phyre.vis.compose_gifs_compact([str(path), str(short)], str(compact))
+    got = frames(compact)
+    assert len(got) == 2 and got[0].shape == (522, 256, 3)
 
 
 def test_featurized_objects_vector_to_raster():
