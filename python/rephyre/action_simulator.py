@@ -16,6 +16,10 @@ ActionLike = Union[np.ndarray, Sequence[float]]
 
 
 def _check_tier(action_tier: str) -> str:
+    """The tier's name ('ball' / 'two_balls'); the library's upper-case spellings ('BALL',
+    'TWO_BALLS') are accepted too, as by the native functions."""
+    if isinstance(action_tier, str) and action_tier.isupper():
+        action_tier = action_tier.lower()
     if action_tier not in _DIMS:
         raise ValueError(
             f"unknown action tier {action_tier!r} (expected one of {ACTION_TIERS})")
@@ -130,7 +134,8 @@ class ActionSimulator:
             solved_step=solved_step)
 
     def simulate_single(self, task_index: int, action: ActionLike, need_images: bool = True,
-                        stride: int = 60, stable: bool = False):
+                        stride: int = 60, stable: bool = False
+                        ) -> Tuple[SimulationStatus, Optional[np.ndarray]]:
         """The original's older call: (status, images)."""
         sim = self.simulate_action(task_index, action, need_images=need_images,
                                    stride=stride, stable=stable)

@@ -1,7 +1,10 @@
 """Evaluation setups, folds and the AUCCESS evaluator (PHYRE 0.2.2 names)."""
 
+import collections
+import itertools
+import logging
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple, Union
 
 from . import _native
 from .simulation import SimulationStatus
@@ -19,6 +22,8 @@ MAIN_EVAL_SETUPS = (
     "two_balls_within_template",
 )
 TaskIds = Tuple[str, ...]
+AUCCESS_METRIC = "independent_solved_by_aucs"
+_logger = logging.getLogger(__name__)
 
 
 def list_eval_setups() -> Tuple[str, ...]:
@@ -40,20 +45,74 @@ def eval_setup_to_action_tier(eval_setup_name: str) -> str:
     return _native.setup_tier(str(eval_setup_name))
 
 
-def _weights(attempts: int) -> List[float]:
-    return [math.log(k + 1) - math.log(k) for k in range(1, attempts + 1)]
+def _compute_metrics(log: Sequence[Tuple[str, SimulationStatus]]) -> Dict[str, object]:
+    """The original's `phyre.metrics.compute_metrics`, step for step (so every float is the
+    same): counts per task id over the log of valid attempts, not yet divided by the number
+    of tasks."""
+    if not log:
+        _logger.warning("Computing metrics for empty evaluation log!")
+    attempts: Dict[str, int] = collections.defaultdict(int)
+    solved_at: Dict[str, int] = {}
+    first_solution_points = []
+    for attempt_index, (task, status) in enumerate(log, start=1):
+        attempts[task] += 1
+        if task not in solved_at and status.is_solved():
+            first_solution_points.append(attempt_index)
+            solved_at[task] = attempts[task]
+    if solved_at and max(solved_at.values()) > MAX_TEST_ATTEMPTS:
+        _logger.warning(
+            "Used more than %d attempts at least of one of the"
+            " tasks. It most likely means a bug in evaluation loop.", MAX_TEST_ATTEMPTS)
+    # independent_solved_by[i] := how many tasks were solved with at most i attempts.
+    independent_solved_by = [0]
+    for num_attempts, group in itertools.groupby(sorted(solved_at.values())):
+        count = len(list(group))
+        if num_attempts > MAX_TEST_ATTEMPTS:
+            break
+        while len(independent_solved_by) <= num_attempts:
+            independent_solved_by.append(independent_solved_by[-1])
+        independent_solved_by[num_attempts] += count
+    while len(independent_solved_by) <= MAX_TEST_ATTEMPTS:
+        independent_solved_by.append(independent_solved_by[-1])
+    independent_solved_by_aucs = [0.]
+    num, denom = 0., 0.
+    for up_to in range(1, MAX_TEST_ATTEMPTS + 1):
+        weight = math.log(up_to + 1) - math.log(up_to)
+        num += weight * independent_solved_by[up_to]
+        denom += weight
+        independent_solved_by_aucs.append(num / denom)
+    global_solved_by = {
+        t: sum(num_attempts <= t for num_attempts in first_solution_points)
+        for t in [100, 1000, 100000]
+    }
+    return dict(
+        independent_solved_by=independent_solved_by,
+        independent_solved_by_aucs=independent_solved_by_aucs,
+        global_solved_by=global_solved_by,
+        total_attempts=sum(attempts.values()),
+        total_solved=len(first_solution_points),
+    )
+
+
+def _normalize(value, num_tasks: int):
+    if isinstance(value, dict):
+        return {k: _normalize(v, num_tasks) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v, num_tasks) for v in value]
+    return value / num_tasks
 
 
 class Evaluator:
     """Logs the valid attempts of an agent on `task_ids` and computes AUCCESS (SPEC §7):
     at most `MAX_TEST_ATTEMPTS` valid attempts per task; invalid ones are not logged; a task
-    counts as solved at its first solving attempt."""
+    counts as solved at its first solving attempt. Metrics are the original's, float for
+    float."""
 
     def __init__(self, task_ids: Sequence[str]):
         self._task_ids = tuple(task_ids)
-        self._attempts = [0] * len(self._task_ids)
-        self._solved_at = [None] * len(self._task_ids)
         self._log: List[Tuple[str, SimulationStatus]] = []
+        # The original's public counter (a list, one entry per task index).
+        self.attempts_per_task_index: List[int] = [0] * len(self._task_ids)
 
     @property
     def task_ids(self) -> Tuple[str, ...]:
@@ -67,68 +126,51 @@ class Evaluator:
             raise IndexError(f"task index {i} is out of range ({n} tasks)")
         return i % n
 
-    def maybe_log_attempt(self, task_index: int, status) -> bool:
-        """Log an attempt; returns False (and logs nothing) when `status` is invalid or the
-        task already has `MAX_TEST_ATTEMPTS` attempts."""
+    def maybe_log_attempt(self, task_index: int,
+                          status: Union[int, str, SimulationStatus]) -> bool:
+        """Log an attempt; returns False (and logs nothing) when `status` is invalid. Raises
+        AssertionError, as the original does, when the task already has `MAX_TEST_ATTEMPTS`
+        logged attempts."""
         i = self._check_index(task_index)
         status = SimulationStatus(int(status))
         if status.is_invalid():
             return False
-        if self._attempts[i] >= MAX_TEST_ATTEMPTS:
-            return False
-        self._attempts[i] += 1
-        if status.is_solved() and self._solved_at[i] is None:
-            self._solved_at[i] = self._attempts[i]
+        assert self.attempts_per_task_index[i] < MAX_TEST_ATTEMPTS, (
+            f"Task {self._task_ids[i]} of index {task_index} has "
+            f"{self.attempts_per_task_index[i]} attempts made, "
+            "greater than maximum number of test attempts "
+            f"{MAX_TEST_ATTEMPTS}")
         self._log.append((self._task_ids[i], status))
+        self.attempts_per_task_index[i] += 1
         return True
 
     def get_attempts_for_task(self, task_index: int) -> int:
-        return self._attempts[self._check_index(task_index)]
-
-    def _solved_by(self, attempts: int) -> List[float]:
-        """s_k for k = 0..attempts: share of the tasks solved within k attempts."""
-        n = max(len(self._task_ids), 1)
-        counts = [0] * (attempts + 1)
-        for s in self._solved_at:
-            if s is not None and s <= attempts:
-                counts[s] += 1
-        out, running = [], 0
-        for c in counts:
-            running += c
-            out.append(running / n)
-        return out
-
-    def get_auccess(self, attempts: int = MAX_TEST_ATTEMPTS) -> float:
-        """AUCCESS = sum_k w_k s_k / sum_k w_k, k = 1..attempts, w_k = ln(k+1) - ln(k)."""
-        attempts = int(attempts)
-        if attempts < 1:
-            raise ValueError(f"attempts must be at least 1, got {attempts}")
-        s = self._solved_by(attempts)[1:]
-        w = _weights(attempts)
-        return sum(a * b for a, b in zip(w, s)) / sum(w)
-
-    # The original's spelling.
-    get_aucess = get_auccess
+        return self.attempts_per_task_index[self._check_index(task_index)]
 
     def compute_all_metrics(self) -> Dict[str, object]:
-        """'independent_solved_by' (s_k, k = 0..100), 'independent_solved_by_aucs' (AUCCESS
-        at k attempts, k = 0..100; 0 at k = 0), 'total_attempts', 'total_solved',
-        'num_tasks'."""
-        solved_by = self._solved_by(MAX_TEST_ATTEMPTS)
-        aucs = [0.0]
-        num = den = 0.0
-        for k in range(1, MAX_TEST_ATTEMPTS + 1):
-            w = math.log(k + 1) - math.log(k)
-            num += w * solved_by[k]
-            den += w
-            aucs.append(num / den)
-        return {
-            "independent_solved_by": solved_by,
-            "independent_solved_by_aucs": aucs,
-            "total_attempts": len(self._log),
-            "total_solved": sum(s is not None for s in self._solved_at),
-            "num_tasks": len(self._task_ids),
-        }
+        """The original's metrics, each divided by the number of tasks:
+        'independent_solved_by' (s_k, k = 0..100), 'independent_solved_by_aucs' (AUCCESS at
+        k attempts, k = 0..100), 'global_solved_by' ({100, 1000, 100000}: tasks whose first
+        solution came within that many logged attempts in all), 'total_attempts',
+        'total_solved'."""
+        num_tasks = len(self._task_ids)
+        metrics = _compute_metrics(self._log)
+        if metrics["total_attempts"] < MAX_TEST_ATTEMPTS * num_tasks:
+            _logger.warning(
+                "Used %f attempts per task instead of maximum allowed"
+                " %f. That probably indicate a bug in evaluation loop.",
+                metrics["total_attempts"] / num_tasks, MAX_TEST_ATTEMPTS)
+        return _normalize(metrics, num_tasks)
+
+    def get_auccess(self, attempts: int = MAX_TEST_ATTEMPTS) -> float:
+        """AUCCESS = sum_k w_k s_k / sum_k w_k, k = 1..attempts, w_k = ln(k+1) - ln(k):
+        `compute_all_metrics()['independent_solved_by_aucs'][attempts]`, as in the
+        original."""
+        return self.compute_all_metrics()[AUCCESS_METRIC][attempts]
+
+    # The original's spelling.
+    def get_aucess(self, attempts: int = MAX_TEST_ATTEMPTS) -> float:
+        return self.get_auccess(attempts)
 
     def __len__(self) -> int:
         return len(self._log)

@@ -15,7 +15,7 @@ import os
 import pathlib
 import sys
 import time
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -39,14 +39,20 @@ def _tier_task_ids(tier: str):
 
 
 class SimulationCache:
-    """Statuses of `action_array` on `task_ids`, loaded from `<cache_dir>/<cache_name>` (or
-    from `cache_name` itself when it is a folder)."""
+    """Statuses of `action_array` on `task_ids`, loaded from a saved cache's folder."""
 
-    def __init__(self, cache_name: str, cache_dir: Optional[str] = None):
-        path = pathlib.Path(cache_name)
-        if not path.is_dir():
-            path = pathlib.Path(cache_dir) if cache_dir else default_cache_dir()
+    def __init__(self, cache_dir: Union[str, pathlib.Path], cache_name: Optional[str] = None):
+        """`SimulationCache(folder)` loads the cache saved in `folder`, as the original's does
+        (its parameter is `cache_dir` too). With `cache_name`, the cache
+        `<cache_dir>/<cache_name>`; a bare name that is no folder loads
+        `<$REPHYRE_CACHE_DIR>/<name>`."""
+        if cache_name is not None:
+            path = pathlib.Path(cache_dir if cache_dir is not None else default_cache_dir())
             path = path / cache_name
+        else:
+            path = pathlib.Path(cache_dir)
+            if not path.is_dir():
+                path = default_cache_dir() / path
         meta_path = path / "meta.json"
         if not meta_path.exists():
             raise ValueError(f"no simulation cache at {path} (make one with "
@@ -145,6 +151,6 @@ def get_default_100k_cache(tier: str, num_actions: int = 100_000,
     name = f"{tier}-{int(num_actions)}-seed1"
     base = pathlib.Path(cache_dir) if cache_dir else default_cache_dir()
     if (base / name / "meta.json").exists():
-        return SimulationCache(name, cache_dir=str(base))
+        return SimulationCache(str(base), cache_name=name)
     return SimulationCache.compute(tier, num_actions, cache_name=name, cache_dir=str(base),
                                    **compute_args)

@@ -39,14 +39,13 @@ pub fn builtin() -> &'static TaskSet {
 
 /// The tier named `name` (`ball` or `two_balls`).
 pub fn parse_tier(name: &str) -> Result<Tier, String> {
-    match name {
-        "ball" => Ok(Tier::Ball),
-        "two_balls" => Ok(Tier::TwoBalls),
-        _ => Err(format!(
+    // The library's spellings (`ball` / `BALL`, `two_balls` / `TWO_BALLS`), as the CLI takes.
+    Tier::parse(name).ok_or_else(|| {
+        format!(
             "unknown action tier {:?} (expected 'ball' or 'two_balls')",
             name.chars().take(64).collect::<String>()
-        )),
-    }
+        )
+    })
 }
 
 /// What a rollout should record besides its status.
@@ -355,6 +354,9 @@ mod tests {
     fn tiers_parse() {
         assert_eq!(parse_tier("ball"), Ok(Tier::Ball));
         assert_eq!(parse_tier("two_balls"), Ok(Tier::TwoBalls));
+        for name in ["ball", "BALL", "two_balls", "TWO_BALLS", "Ball", "ramp", ""] {
+            assert_eq!(parse_tier(name).ok(), Tier::parse(name), "{name}");
+        }
         assert!(parse_tier("three_balls")
             .unwrap_err()
             .contains("unknown action tier"));

@@ -46,6 +46,10 @@ ORIGINAL_PARAMETERS = {
     "SimulationCache.load_simulation_states": ["self", "task_id"],
     "vis.save_observation_series_to_gif": ["batched_observation_series", "fpath",
                                            "solved_states"],
+    "vis.compose_gifs": ["input_fpathes", "output_fpath"],
+    "vis.compose_gifs_compact": ["input_fpathes", "output_fpath"],
+    "SimulationCache.__init__": ["self", "cache_dir"],
+    "Evaluator.__init__": ["self", "task_ids"],
 }
 
 
@@ -263,7 +267,7 @@ def test_evaluator_spec_value():
     assert metrics["independent_solved_by_aucs"][12] == pytest.approx(want, abs=1e-12)
     assert metrics["independent_solved_by"][1] == 0.5
     assert metrics["independent_solved_by"][12] == 1.0
-    assert metrics["total_attempts"] == 13
+    assert metrics["total_attempts"] == 6.5  # per task, as the original
     assert ev.get_auccess() == pytest.approx(metrics["independent_solved_by_aucs"][100])
 
 
@@ -271,7 +275,9 @@ def test_evaluator_caps_attempts():
     ev = phyre.Evaluator(["a"])
     for _ in range(phyre.MAX_TEST_ATTEMPTS):
         assert ev.maybe_log_attempt(0, phyre.SimulationStatus.NOT_SOLVED)
-    assert not ev.maybe_log_attempt(0, phyre.SimulationStatus.SOLVED)
+    with pytest.raises(AssertionError):  # as the original
+        ev.maybe_log_attempt(0, phyre.SimulationStatus.SOLVED)
+    assert not ev.maybe_log_attempt(0, phyre.SimulationStatus.INVALID_INPUT)
     assert ev.get_attempts_for_task(0) == phyre.MAX_TEST_ATTEMPTS
     assert ev.get_auccess() == 0.0
     with pytest.raises(IndexError):
@@ -335,7 +341,10 @@ def test_vis():
     assert f.dtype == np.float64 and f.min() >= 0 and f.max() <= 1  # as the original
     assert phyre.observations_to_uint8_rgb(scenes).shape == (2, 256, 256, 3)
     framed = phyre.observations_to_uint8_rgb(scenes[0], is_solved=True)
-    assert np.array_equal(framed[0, 0], [0x6b, 0xce, 0xbb])
+    # The original's band: 5 rows on top, green (11, 102, 35), white at both ends.
+    assert framed.shape == (261, 256, 3) and np.array_equal(framed[5:], rgb)
+    assert framed[0, 5].tolist() == [11, 102, 35] and framed[0, 0].tolist() == [255, 255, 255]
+    assert phyre.observations_to_uint8_rgb(scenes, is_solved=False).shape == (2, 261, 256, 3)
 
 
 def test_gif(tmp_path):
@@ -345,6 +354,25 @@ def test_gif(tmp_path):
     path = tmp_path / "rollout.gif"
     phyre.vis.save_observation_series_to_gif([res.images], str(path), solved_states=[False])
     assert path.read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+    short = tmp_path / "short.gif"
+    phyre.vis.save_observation_series_to_gif([res.images[:3]], str(short), solved_states=[True])
+    from PIL import Image, ImageSequence
+
+    def frames(p):
+        with Image.open(p) as im:
+            return [np.asarray(f.convert("RGB")) for f in ImageSequence.Iterator(im)]
+
+    # (Pillow merges identical consecutive frames, so frame counts are at most the rollout's.)
+    n = len(frames(path))
+    assert 1 < n <= len(res.images) and frames(path)[0].shape == (261, 256, 3)
+    both = tmp_path / "both.gif"
+    phyre.vis.compose_gifs([str(path), str(short)], str(both))
+    got = frames(both)
+    assert 1 < len(got) <= n and got[0].shape == (522, 256, 3)  # stacked, as the original
+    compact = tmp_path / "compact.gif"
+    phyre.vis.compose_gifs_compact([str(path), str(short)], str(compact))
+    got = frames(compact)
+    assert len(got) == 2 and got[0].shape == (522, 256, 3)
 
 
 def test_featurized_objects_vector_to_raster():

@@ -54,6 +54,16 @@ def test_negative_index_counts_from_the_end(sim):
 def test_unknown_tier_and_task():
     with pytest.raises(ValueError, match="unknown action tier"):
         phyre.initialize_simulator(["00000:000"], "three_balls")
+    for name in ["Ball", "two-balls", "ramp", ""]:
+        with pytest.raises(ValueError, match="unknown action tier"):
+            phyre.initialize_simulator(["00000:000"], name)
+        with pytest.raises(ValueError, match="unknown action tier"):
+            phyre.studies.diversity(name, 1, ["00000:000"])
+    # The library's spellings, as the CLI takes them.
+    for name, canonical in [("BALL", "ball"), ("TWO_BALLS", "two_balls")]:
+        sim = phyre.initialize_simulator(["00000:000"], name)
+        assert sim.action_tier == canonical and sim.action_space_dim == len(sim.sample())
+        assert len(phyre.studies.diversity(name, 1, ["00000:000"])) > 0
     with pytest.raises(ValueError, match="unknown task id"):
         phyre.initialize_simulator(["00000:000", "99999:999"], "ball")
     with pytest.raises(ValueError, match="unknown task id"):

@@ -21,7 +21,11 @@ def test_simulation_cache_round_trip(tmp_path, capsys):
         for j, a in enumerate(cache.action_array):
             want = int(sim.simulate_action(k, a, need_images=False).status)
             assert cache.load_simulation_states(ids[k])[j] == want
-    again = phyre.SimulationCache("small", cache_dir=str(tmp_path))
+    again = phyre.SimulationCache(str(tmp_path), cache_name="small")
+    # The original's call: the cache's own folder, positional or by its keyword.
+    for same in (phyre.SimulationCache(str(tmp_path / "small")),
+                 phyre.SimulationCache(cache_dir=tmp_path / "small")):
+        assert np.array_equal(same.action_array, cache.action_array)
     assert np.array_equal(again.action_array, cache.action_array)
     sample = again.get_sample(ids[2::-1], num_actions=5)
     assert sample["simulation_statuses"].shape == (3, 5) and sample["actions"].shape == (5, 3)
@@ -29,7 +33,7 @@ def test_simulation_cache_round_trip(tmp_path, capsys):
     with pytest.raises(ValueError):
         again.load_simulation_states("00000:000x")
     with pytest.raises(ValueError):
-        phyre.SimulationCache("missing", cache_dir=str(tmp_path))
+        phyre.SimulationCache(str(tmp_path), cache_name="missing")
 
 
 def test_default_cache_is_computed_once(tmp_path, monkeypatch):

@@ -8,7 +8,8 @@ values) so the two can be diffed side by side. Run it under each package and com
 
 Expected differences are listed in python/README.md ("Differences from phyre 0.2.2"): goals,
 the last digits of featurized positions (fixed-point physics), `sample()` without an rng,
-rephyre's added parameters and members, and the Evaluator's log line. With numpy 2 the
+rephyre's added parameters and members, ActionSimulator's constructor, the module names in
+annotations and MAIN_EVAL_SETUPS (no ball_phyre_to_tools). With numpy 2 the
 original's `observations_to_float_rgb` needs the `np.float` alias, which this script restores.
 """
 

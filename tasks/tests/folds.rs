@@ -101,3 +101,34 @@ fn bad_folds_setups_and_task_sets_are_errors() {
         Err(FoldError::WrongTaskSet { .. })
     ));
 }
+
+/// Every fold of every setup, train, dev and test, equals phyre 0.2.2's `get_fold(setup, fold)`
+/// (the dev split of fold k is salted with k, `dev_ball_cross_template_half_{k}` and
+/// `make_dev{k}`, as the original's `get_fold` passes `dev_seed=seed`). The table was produced
+/// by phyre 0.2.2's `get_fold` on Python 3.9: an md5 per split and its first id.
+#[test]
+fn every_fold_matches_phyre_0_2_2_get_fold() {
+    let table = include_str!("data/folds-phyre-0.2.2.tsv");
+    let mut rows = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 8, "{line}");
+        let setup: Setup = cols[0].parse().unwrap();
+        let fold: u32 = cols[1].parse().unwrap();
+        let s = split(setup, fold).unwrap();
+        for (k, (name, ids)) in [("train", &s.train), ("dev", &s.dev), ("test", &s.test)]
+            .into_iter()
+            .enumerate()
+        {
+            let text: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+            assert_eq!(
+                tasks::checksum::md5_hex(text.join("\n").as_bytes()),
+                cols[2 + k],
+                "{setup} fold {fold} {name}"
+            );
+            assert_eq!(text[0], cols[5 + k], "{setup} fold {fold} {name}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 4 * FOLDS as usize);
+}
