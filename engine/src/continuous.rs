@@ -15,6 +15,16 @@ use crate::shape::Aabb;
 use crate::solver::IslandSolver;
 use crate::toi::time_of_impact_placed;
 
+/// A part of a static body and its box (fixed for ever, as static bodies never move): the
+/// world lists them in body id and part order, so continuous collision scans them in the same
+/// order as every body's parts without visiting the dynamic ones.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StaticPart {
+    pub body: u32,
+    pub part: u16,
+    pub aabb: Aabb,
+}
+
 /// Most continuous-collision sub-steps of one body in one step (Box2D's `b2_maxSubSteps`).
 pub const MAX_TOI_SUBSTEPS: usize = 8;
 
@@ -25,7 +35,11 @@ pub const MAX_TOI_SUBSTEPS: usize = 8;
 /// remaining time); repeat from the new sweep, at most [`MAX_TOI_SUBSTEPS`] times. Bodies
 /// are independent here (only static partners), so processing them in id order is the same
 /// as Box2D's global earliest-first order.
-pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolver) {
+pub(crate) fn continuous_collision(
+    bodies: &mut [Body],
+    static_parts: &[StaticPart],
+    solver: &mut IslandSolver,
+) {
     let target = -(LINEAR_SLOP.mul_int(3));
     for bi in 0..bodies.len() {
         let mut alpha0 = Fixed::ZERO;
@@ -42,19 +56,16 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
             let mut first: Option<(Fixed, usize, usize, usize)> = None;
             for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
                 let swept: Aabb = b.start_aabb(k, &start).union(now);
-                for (si, s) in bodies.iter().enumerate() {
-                    if s.is_dynamic() {
+                for sp in static_parts {
+                    let (si, pi) = (sp.body as usize, sp.part as usize);
+                    if !sp.aabb.overlaps(&swept) || skipped.contains(&(si, pi)) {
                         continue;
                     }
-                    for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
-                        if !bb.overlaps(&swept) || skipped.contains(&(si, pi)) {
-                            continue;
-                        }
-                        let core = &s.static_cores[pi];
-                        if let Some(t) = time_of_impact_placed(part, &sweep, q0, sp, core, target) {
-                            if first.is_none_or(|(ft, ..)| t < ft) {
-                                first = Some((t, k, si, pi));
-                            }
+                    let s = &bodies[si];
+                    let (shape, core) = (&s.parts[pi], &s.static_cores[pi]);
+                    if let Some(t) = time_of_impact_placed(part, &sweep, q0, shape, core, target) {
+                        if first.is_none_or(|(ft, ..)| t < ft) {
+                            first = Some((t, k, si, pi));
                         }
                     }
                 }
@@ -91,27 +102,24 @@ pub(crate) fn continuous_collision(bodies: &mut [Body], solver: &mut IslandSolve
             }
             for (k, part) in b.parts.iter().enumerate() {
                 let near = part.aabb(&at_toi);
-                for s in bodies.iter() {
-                    if s.is_dynamic() {
+                for sp in static_parts {
+                    if !sp.aabb.overlaps(&near) {
                         continue;
                     }
-                    for (pi, (sp, bb)) in s.parts.iter().zip(&s.aabbs).enumerate() {
-                        if !bb.overlaps(&near) {
-                            continue;
-                        }
-                        let placed = s.placed_polygon(pi);
-                        let m = collide_shapes_placed(part, &at_toi, None, sp, &s.xf, placed);
-                        if m.count > 0 {
-                            let (friction, restitution) = mix_materials(b, s);
-                            hits.push(ToiContact {
-                                manifold: m,
-                                part: k,
-                                static_xf: s.xf,
-                                static_radius: sp.radius(),
-                                friction,
-                                restitution,
-                            });
-                        }
+                    let (s, pi) = (&bodies[sp.body as usize], sp.part as usize);
+                    let placed = s.placed_polygon(pi);
+                    let shape = &s.parts[pi];
+                    let m = collide_shapes_placed(part, &at_toi, None, shape, &s.xf, placed);
+                    if m.count > 0 {
+                        let (friction, restitution) = mix_materials(b, s);
+                        hits.push(ToiContact {
+                            manifold: m,
+                            part: k,
+                            static_xf: s.xf,
+                            static_radius: shape.radius(),
+                            friction,
+                            restitution,
+                        });
                     }
                 }
             }

@@ -23,7 +23,7 @@
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::contact::{narrow_phase, update_contacts_in_place, Contact};
-use crate::continuous::continuous_collision;
+use crate::continuous::{continuous_collision, StaticPart};
 use crate::fixed::Fixed;
 use crate::island::{solve_islands, Islands};
 use crate::math::Vec2;
@@ -126,6 +126,8 @@ pub struct World {
     contacts: Vec<Contact>,
     /// Sequence number of the last contact created.
     next_contact_seq: u64,
+    /// Every part of every static body, in body id and part order (see [`StaticPart`]).
+    static_parts: Vec<StaticPart>,
     steps: u32,
     // Scratch buffers: their contents never influence results across steps, except the
     // broad phase's pairs, kept while no fat box changes (they are a function of the boxes).
@@ -147,6 +149,7 @@ impl Default for World {
             bodies: Vec::new(),
             contacts: Vec::new(),
             next_contact_seq: 0,
+            static_parts: Vec::new(),
             steps: 0,
             scratch: Scratch::default(),
         }
@@ -221,7 +224,17 @@ impl World {
             return Err(WorldError::BadShape("density must be positive"));
         }
         let id = BodyId(self.bodies.len() as u32);
-        self.bodies.push(Body::from_def(def));
+        let body = Body::from_def(def);
+        if !body.is_dynamic() {
+            for (part, &aabb) in body.aabbs.iter().enumerate() {
+                self.static_parts.push(StaticPart {
+                    body: id.0,
+                    part: part as u16,
+                    aabb,
+                });
+            }
+        }
+        self.bodies.push(body);
         Ok(id)
     }
 
@@ -342,7 +355,11 @@ impl World {
             self.gravity,
         );
         stage_done(self, StepPhase::Islands);
-        continuous_collision(&mut self.bodies, &mut self.scratch.solver);
+        continuous_collision(
+            &mut self.bodies,
+            &self.static_parts,
+            &mut self.scratch.solver,
+        );
         stage_done(self, StepPhase::Continuous);
         self.steps += 1;
     }
