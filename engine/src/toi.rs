@@ -19,7 +19,7 @@ use crate::collide::{max_face_separation, WorldPolygon};
 use crate::fixed::Fixed;
 use crate::math::{length_of_squared, Rot, Sweep, Transform, Vec2};
 use crate::settings::LINEAR_SLOP;
-use crate::shape::{Shape, MAX_POLYGON_VERTICES};
+use crate::shape::Shape;
 
 /// Most conservative-advancement steps per query.
 pub const MAX_TOI_ITERATIONS: usize = 30;
@@ -168,40 +168,34 @@ fn separating_axis(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> 
 }
 
 /// A shape's core in world space: a single point (circle centre) or a polygon.
+// Unboxed on purpose: boxing the polygon would allocate on every conservative-advancement step.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Core {
-    w: WorldPolygon,
-    is_polygon: bool,
+pub(crate) enum Core {
+    Point([Vec2; 1]),
+    Polygon(WorldPolygon),
 }
 
 impl Core {
     pub(crate) fn new(s: &Shape, xf: &Transform) -> Core {
         match s {
-            Shape::Circle(c) => {
-                let mut w = WorldPolygon {
-                    count: 1,
-                    vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-                    normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-                };
-                w.vertices[0] = xf.apply(c.center);
-                Core {
-                    w,
-                    is_polygon: false,
-                }
-            }
-            Shape::Polygon(p) => Core {
-                w: WorldPolygon::new(p, xf),
-                is_polygon: true,
-            },
+            Shape::Circle(c) => Core::Point([xf.apply(c.center)]),
+            Shape::Polygon(p) => Core::Polygon(WorldPolygon::new(p, xf)),
         }
     }
 
     pub(crate) fn polygon(&self) -> Option<&WorldPolygon> {
-        self.is_polygon.then_some(&self.w)
+        match self {
+            Core::Point(_) => None,
+            Core::Polygon(w) => Some(w),
+        }
     }
 
     fn points(&self) -> &[Vec2] {
-        self.w.vertices()
+        match self {
+            Core::Point(p) => p,
+            Core::Polygon(w) => w.vertices(),
+        }
     }
 
     /// `max_p n·p` over the core.
@@ -227,7 +221,7 @@ impl Core {
     fn closest_to(&self, x: Vec2) -> (Vec2, Nearest) {
         let vs = self.points();
         let mut best = (vs[0], Nearest::FAR);
-        if !self.is_polygon {
+        if self.polygon().is_none() {
             best.1.offer(x - vs[0]);
             return best;
         }
