@@ -613,14 +613,21 @@ struct InverseMasses {
     ib: Fixed,
 }
 
+impl InverseMasses {
+    #[inline(always)]
+    fn of(bodies: &[SolverBody], a: usize, b: usize) -> InverseMasses {
+        InverseMasses {
+            ma: bodies[a].inv_mass,
+            ia: bodies[a].inv_inertia,
+            mb: bodies[b].inv_mass,
+            ib: bodies[b].inv_inertia,
+        }
+    }
+}
+
 #[inline]
 fn apply_impulse(bodies: &mut [SolverBody], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
-    let inv = InverseMasses {
-        ma: bodies[a].inv_mass,
-        ia: bodies[a].inv_inertia,
-        mb: bodies[b].inv_mass,
-        ib: bodies[b].inv_inertia,
-    };
+    let inv = InverseMasses::of(bodies, a, b);
     let mut pv = PairVelocities::load::<true, true>(bodies, a, b);
     pv.apply::<true, true>(&inv, ra, rb, p);
     pv.store::<true, true>(bodies, a, b);
@@ -644,12 +651,7 @@ fn solve_velocity_m<const MA: bool, const MB: bool>(
     cc: &mut ContactConstraint,
 ) -> bool {
     let (a, b) = (cc.a, cc.b);
-    let inv = InverseMasses {
-        ma: bodies[a].inv_mass,
-        ia: bodies[a].inv_inertia,
-        mb: bodies[b].inv_mass,
-        ib: bodies[b].inv_inertia,
-    };
+    let inv = InverseMasses::of(bodies, a, b);
     let mut pv = PairVelocities::load::<MA, MB>(bodies, a, b);
     let changed = solve_points::<MA, MB>(&mut pv, &inv, cc);
     pv.store::<MA, MB>(bodies, a, b);

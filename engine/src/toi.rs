@@ -75,8 +75,14 @@ pub(crate) fn time_of_impact_from(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    let fixed_core = Core::new(fixed, xf_fixed);
-    advance(moving, sweep, q0, fixed, &fixed_core, target, true).0
+    time_of_impact_placed(
+        moving,
+        sweep,
+        q0,
+        fixed,
+        &Core::new(fixed, xf_fixed),
+        target,
+    )
 }
 
 /// [`time_of_impact_from`] against a fixed shape whose core is already placed (`fixed_core` =
