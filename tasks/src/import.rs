@@ -438,11 +438,7 @@ fn convert_task(id: TaskId, raw: RawTask) -> Result<Task, ImportError> {
     let tier = Tier::parse(&raw.tier).ok_or_else(|| bad(format!("unknown tier {:?}", raw.tier)))?;
     // PHYRE-B tasks are ball tasks and PHYRE-2B tasks two-ball tasks: anything else means
     // this is not the file we think it is.
-    let expected_tier = if id.template() < 100 {
-        Tier::Ball
-    } else {
-        Tier::TwoBalls
-    };
+    let expected_tier = Tier::of_phyre_id(id);
     if tier != expected_tier {
         return Err(bad(format!(
             "tier {tier} in a template of tier {expected_tier}"
