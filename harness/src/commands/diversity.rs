@@ -33,20 +33,12 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
         write_atomic(p, svg.as_bytes())?;
     }
     for t in &report.templates {
-        let solving: u64 = t.hist[1..].iter().sum();
-        let mean = t
-            .hist
-            .iter()
-            .enumerate()
-            .map(|(k, n)| k as f64 * *n as f64)
-            .sum::<f64>()
-            / a.samples as f64;
         println!(
             "{}: {} tasks; {:.4} % of actions solve at least one, mean tasks solved per action {:.4}",
             t.template,
             t.tasks,
-            100.0 * solving as f64 / a.samples as f64,
-            mean
+            t.solving_percent(a.samples),
+            t.mean_tasks_solved(a.samples)
         );
     }
     println!("-> {}", a.out.display());
