@@ -12,8 +12,9 @@
 
 use engine::chain_hash;
 use engine::StepTrace;
+use std::fmt;
 use std::fmt::Write as _;
-use tasks::{Task, TaskSet};
+use tasks::{Status, Task, TaskSet};
 
 /// Seed of the audit's actions (documented: changing it changes every golden file).
 pub const AUDIT_SEED: u64 = 0x0A0D_17ED;
@@ -74,21 +75,38 @@ pub struct RunRecord {
     pub checkpoints: Vec<u32>,
 }
 
+/// Action `index` of `task`'s audit stream, in the task's own tier (valid or not): the one rule
+/// behind every audited run and every `--trace`.
+pub fn audit_action(task: &Task, index: u64) -> Vec<f64> {
+    tasks::rng::uniform_vector(
+        AUDIT_SEED,
+        tasks::rng::stream_of(&task.id().to_string()),
+        index,
+        task.tier().action_len(),
+    )
+}
+
 /// The first `n` valid actions of `task`'s audit stream (in its own tier), with their indices.
 /// Gives up after 1000·n draws (tasks where nearly every action is invalid).
 pub fn audit_actions(task: &Task, n: u32) -> Vec<(u64, tasks::ValidAction)> {
     let tier = task.tier();
-    let stream = tasks::rng::stream_of(&task.id().to_string());
     let mut out = Vec::new();
     let mut i = 0u64;
     while out.len() < n as usize && i < 1000 * n as u64 {
-        let a = tasks::rng::uniform_vector(AUDIT_SEED, stream, i, tier.action_len());
-        if let Ok(v) = tasks::validate_action(task, tier, &a) {
+        if let Ok(v) = tasks::validate_action(task, tier, &audit_action(task, i)) {
             out.push((i, v));
         }
         i += 1;
     }
     out
+}
+
+/// Every run of `plan` on one task, in action order (the unit of work of a parallel audit).
+pub fn audit_task(task: &Task, plan: AuditPlan) -> Vec<RunRecord> {
+    audit_actions(task, plan.actions_per_task)
+        .into_iter()
+        .map(|(i, a)| audit_run(task, i, &a, plan.checkpoint_stride))
+        .collect()
 }
 
 /// Simulate one audited action, recording the checkpoints of the hash chain.
@@ -127,22 +145,46 @@ pub fn audit_run(
 
 /// Every run of `plan` over `set`, sequentially, in task order.
 pub fn audit_all(set: &TaskSet, plan: AuditPlan) -> Vec<RunRecord> {
-    let mut out = Vec::new();
-    for task in plan.tasks(set) {
-        for (i, a) in audit_actions(task, plan.actions_per_task) {
-            out.push(audit_run(task, i, &a, plan.checkpoint_stride));
-        }
-    }
-    out
+    plan.tasks(set)
+        .into_iter()
+        .flat_map(|task| audit_task(task, plan))
+        .collect()
 }
 
+/// Why a golden file's line cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoldenError {
+    /// Not 6 or 7 fields.
+    Fields { count: usize, line: String },
+    /// A field that does not parse (`what` names it).
+    BadField { what: &'static str, line: String },
+}
+
+impl fmt::Display for GoldenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoldenError::Fields { count, line } => {
+                write!(f, "golden line has {count} fields: {line:?}")
+            }
+            GoldenError::BadField { what, line } => write!(f, "golden line: bad {what}: {line:?}"),
+        }
+    }
+}
+
+impl std::error::Error for GoldenError {}
+
 impl RunRecord {
+    /// The run's status (an audited action is valid: solved or not solved).
+    pub fn status(&self) -> Status {
+        Status::of_solved(self.solved)
+    }
+
     pub fn to_line(&self) -> String {
         let mut s = format!(
             "{} {} {} {} {} {:016x} ",
             self.task_id,
             self.action_index,
-            if self.solved { "SOLVED" } else { "NOT_SOLVED" },
+            self.status().name(),
             self.steps,
             self.solved_step.map_or("-".to_string(), |s| s.to_string()),
             self.final_hash
@@ -156,19 +198,25 @@ impl RunRecord {
         s
     }
 
-    pub fn parse_line(line: &str) -> Result<RunRecord, String> {
+    pub fn parse_line(line: &str) -> Result<RunRecord, GoldenError> {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() != 7 && f.len() != 6 {
-            return Err(format!("golden line has {} fields: {line:?}", f.len()));
+            return Err(GoldenError::Fields {
+                count: f.len(),
+                line: line.to_string(),
+            });
         }
-        let bad = |what: &str| format!("golden line: bad {what}: {line:?}");
+        let bad = |what: &'static str| GoldenError::BadField {
+            what,
+            line: line.to_string(),
+        };
         Ok(RunRecord {
             task_id: f[0].to_string(),
             action_index: f[1].parse().map_err(|_| bad("action index"))?,
-            solved: match f[2] {
-                "SOLVED" => true,
-                "NOT_SOLVED" => false,
-                _ => return Err(bad("status")),
+            solved: match f[2].parse::<Status>() {
+                Ok(Status::Solved) => true,
+                Ok(Status::NotSolved) => false,
+                Ok(Status::Invalid) | Err(_) => return Err(bad("status")),
             },
             steps: f[3].parse().map_err(|_| bad("steps"))?,
             solved_step: if f[4] == "-" {
@@ -206,7 +254,7 @@ pub fn golden_text(plan: AuditPlan, records: &[RunRecord]) -> String {
 }
 
 /// Parse a golden file.
-pub fn parse_golden(text: &str) -> Result<Vec<RunRecord>, String> {
+pub fn parse_golden(text: &str) -> Result<Vec<RunRecord>, GoldenError> {
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(RunRecord::parse_line)
@@ -249,9 +297,9 @@ pub fn first_mismatch(golden: &[RunRecord], got: &[RunRecord], stride: u32) -> O
             "task {} action {}: first difference {window}; golden {} step {} vs {} step {}",
             g.task_id,
             g.action_index,
-            if g.solved { "SOLVED" } else { "NOT_SOLVED" },
+            g.status(),
             g.steps,
-            if o.solved { "SOLVED" } else { "NOT_SOLVED" },
+            o.status(),
             o.steps
         ));
     }

@@ -45,11 +45,17 @@ impl StateHasher {
 
     /// The digest so far.
     pub fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
+}
+
+/// SplitMix64 finaliser: a bijective 64-bit mixer with good avalanche. The state hash ends with
+/// it, and rephyre's counter-based random numbers (`tasks::rng`) are built from it.
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Chain a per-step hash onto a running one (for per-step hash chains).

@@ -41,7 +41,7 @@ mod world;
 pub use body::{Body, BodyDef, BodyId, BodyKind};
 pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
-pub use hash::chain as chain_hash;
+pub use hash::{chain as chain_hash, mix64};
 pub use math::{sin_cos, Rot, Sweep, Transform, Vec2};
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape, MAX_POLYGON_VERTICES};
 pub use trace::StepTrace;

@@ -457,6 +457,21 @@ pub struct DiversityArgs {
     /// Random actions to sample.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub samples: u64,
+    #[command(flatten)]
+    pub sample: SampleArgs,
+    /// CSV histogram.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// SVG plot of the histograms.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
+}
+
+/// The tasks a sampling study runs on (some or all of the tier's templates) and its seed.
+#[derive(Debug, Args)]
+pub struct SampleArgs {
     /// Templates, e.g. 00000,00001 or ranges 0-4 (default: all of the tier).
     #[arg(long, value_name = "LIST")]
     pub templates: Option<String>,
@@ -466,14 +481,6 @@ pub struct DiversityArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// CSV histogram.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// SVG plot of the histograms.
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
 }
 
 const RANDOM_CURVE_EXAMPLES: &str = "\
@@ -498,15 +505,8 @@ pub struct RandomCurveArgs {
     /// Valid attempts per task.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub attempts: u32,
-    /// Templates, e.g. 00000,00001 or ranges 0-4 (default: all of the tier).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub sample: SampleArgs,
     /// CSV curve.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -2,11 +2,12 @@
 //! and the runner configuration these ask for.
 
 use crate::cli::{CheckpointArgs, Cli};
+use crate::parse::{check_outputs, select_tasks};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use studies::runner::RunConfig;
-use tasks::TaskSet;
+use tasks::{Task, TaskSet, Tier};
 
 /// What every command may need besides its own arguments.
 #[derive(Clone, Debug)]
@@ -45,6 +46,20 @@ impl Ctx {
                 Ok(Box::leak(Box::new(set)))
             }
         }
+    }
+
+    /// The opening of the sampling studies: check the output paths that are given (before any
+    /// long work), load the task set, and select `tier`'s tasks (`--templates`, the first
+    /// `--tasks-per-template` of each).
+    pub fn study_tasks(
+        &self,
+        outputs: &[Option<&Path>],
+        tier: Tier,
+        templates: Option<&str>,
+        per_template: Option<u32>,
+    ) -> Result<Vec<&'static Task>> {
+        check_outputs(outputs.iter().flatten().copied())?;
+        select_tasks(self.task_set()?, tier, templates, per_template)
     }
 
     /// The runner configuration of a command without checkpoints: `--threads` and progress.

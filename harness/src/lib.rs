@@ -1,6 +1,6 @@
 //! The `rephyre` command: argument parsing, progress and output. Every computation lives in the
-//! library crates (`studies` for the studies and their runner, `tasks`, `engine`, `raster`,
-//! `agents`); a command here turns its arguments into their typed inputs, calls them and writes
+//! library crates (`studies` for the studies, their runner and the agents' evaluation, `tasks`,
+//! `engine`, `raster`, `audit`); a command here turns its arguments into their typed inputs, calls them and writes
 //! or prints what they return.
 
 pub mod cli;

@@ -9,8 +9,8 @@ use engine::run;
 use engine::World;
 use rayon::prelude::*;
 use tasks::{
-    simulate, unstable_neighbour, validate_action, ObjectDescriptor, ShapeType, SimOptions,
-    SimulationSetup, Task, TaskSet, Tier,
+    simulate, simulated_status, stability_of_solved, validate_action, ObjectDescriptor, ShapeType,
+    SimOptions, SimulationSetup, Stability, Status, Task, TaskSet, Tier,
 };
 
 /// Numbers per object feature row.
@@ -120,33 +120,44 @@ pub fn initial_scene(task: &Task) -> Result<(Vec<u8>, Vec<f32>, usize), String> 
     Ok((obs.as_bytes().to_vec(), features, n))
 }
 
-/// Solved / not solved of a valid action's neighbours: STABLY_SOLVED when every valid
-/// neighbour solves too, else UNSTABLY_SOLVED.
-fn stability(task: &Task, valid: &tasks::ValidAction) -> i8 {
-    let unstable = unstable_neighbour(task, valid, |n| {
-        // A neighbour whose world cannot be built counts as invalid: it does not spoil stability.
-        simulate(task, n, SimOptions::STATUS_ONLY).map_or(true, |o| o.solved)
-    });
-    if unstable.is_some() {
-        code::UNSTABLY_SOLVED
-    } else {
-        code::STABLY_SOLVED
+/// The [`code`] of a stable-solution test's answer.
+fn stability_code(s: Stability) -> i8 {
+    match s {
+        Stability::Invalid => code::INVALID_INPUT,
+        Stability::NotSolved => code::NOT_SOLVED,
+        Stability::Unstable(_) => code::UNSTABLY_SOLVED,
+        Stability::Stable => code::STABLY_SOLVED,
     }
 }
 
 /// Status (and solved step) of `action` on `task` in `tier`, from a status-only run, as
-/// [`tasks::status`] computes it; with `stable`, a solution is classified by its neighbours.
-/// NaN or infinite components give INVALID_INPUT here (the Python layer rejects them first).
+/// [`tasks::status`] computes it; with `stable`, a solution is classified by its neighbours
+/// ([`tasks::stability`]). NaN or infinite components give INVALID_INPUT here (the Python layer
+/// rejects them first).
 pub fn status_of(task: &Task, tier: Tier, action: &[f64], stable: bool) -> (i8, Option<u32>) {
-    let Ok(valid) = validate_action(task, tier, action) else {
-        return (code::INVALID_INPUT, None);
+    let mut solved_step = None;
+    let mut own_run = true;
+    // The action's own run comes first (then its neighbours'): its solved step is the answer's.
+    let mut status = |v: &tasks::ValidAction| {
+        let run = simulate(task, v, SimOptions::STATUS_ONLY);
+        if std::mem::take(&mut own_run) {
+            solved_step = run
+                .as_ref()
+                .ok()
+                .filter(|o| o.solved)
+                .and_then(|o| o.solved_step);
+        }
+        Status::of_run(&run)
     };
-    match simulate(task, &valid, SimOptions::STATUS_ONLY) {
-        Err(_) => (code::INVALID_INPUT, None),
-        Ok(o) if !o.solved => (code::NOT_SOLVED, None),
-        Ok(o) if stable => (stability(task, &valid), o.solved_step),
-        Ok(o) => (code::SOLVED, o.solved_step),
-    }
+    let code = if stable {
+        stability_code(tasks::stability(task, tier, action, &mut status))
+    } else {
+        match validate_action(task, tier, action) {
+            Err(_) => code::INVALID_INPUT,
+            Ok(v) => status(&v).phyre_code(),
+        }
+    };
+    (code, solved_step)
 }
 
 /// Simulate `action` on `task` and record what `req` asks for. Without images and features it
@@ -205,7 +216,9 @@ pub fn rollout(task: &Task, tier: Tier, action: &[f64], req: Request) -> Rollout
     let status = match (outcome.solved, req.stable) {
         (false, _) => code::NOT_SOLVED,
         (true, false) => code::SOLVED,
-        (true, true) => stability(task, &valid),
+        (true, true) => stability_code(stability_of_solved(task, &valid, |n| {
+            simulated_status(task, n)
+        })),
     };
     Rollout {
         status,

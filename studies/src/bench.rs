@@ -262,29 +262,18 @@ pub fn reference_rows(
         jobs.par_iter()
             .map(|&(task, tier, action)| {
                 let c0 = thread_cpu_ns();
-                let outcome = validate_action(task, tier, action)
+                let run = validate_action(task, tier, action)
                     .ok()
-                    .and_then(|v| simulate(task, &v, opts).ok());
+                    .map(|v| simulate(task, &v, opts));
                 let cpu_ns = thread_cpu_ns().saturating_sub(c0);
-                match outcome {
-                    None => RowTiming {
-                        status: Status::Invalid,
-                        cpu_ns,
-                        stepped: 0,
-                        steps: 0,
-                        final_hash: 0,
-                    },
-                    Some(o) => RowTiming {
-                        status: if o.solved {
-                            Status::Solved
-                        } else {
-                            Status::NotSolved
-                        },
-                        cpu_ns,
-                        stepped: o.stepped,
-                        steps: o.steps,
-                        final_hash: o.final_hash,
-                    },
+                let status = run.as_ref().map_or(Status::Invalid, Status::of_run);
+                let outcome = run.and_then(Result::ok);
+                RowTiming {
+                    status,
+                    cpu_ns,
+                    stepped: outcome.as_ref().map_or(0, |o| o.stepped),
+                    steps: outcome.as_ref().map_or(0, |o| o.steps),
+                    final_hash: outcome.as_ref().map_or(0, |o| o.final_hash),
                 }
             })
             .collect()

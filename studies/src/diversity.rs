@@ -134,6 +134,28 @@ pub struct TemplateHistogram {
     pub hist: Vec<u64>,
 }
 
+impl TemplateHistogram {
+    /// Actions that solve at least one of the template's tasks.
+    pub fn solving_actions(&self) -> u64 {
+        self.hist[1..].iter().sum()
+    }
+
+    /// The percentage of `samples` actions that solve at least one of its tasks.
+    pub fn solving_percent(&self, samples: u64) -> f64 {
+        100.0 * self.solving_actions() as f64 / samples as f64
+    }
+
+    /// The mean number of its tasks that one of `samples` actions solves.
+    pub fn mean_tasks_solved(&self, samples: u64) -> f64 {
+        self.hist
+            .iter()
+            .enumerate()
+            .map(|(k, n)| k as f64 * *n as f64)
+            .sum::<f64>()
+            / samples as f64
+    }
+}
+
 /// The histograms of every template, in template order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {

@@ -321,12 +321,7 @@ impl Report {
 
 /// Mean ± std AUCCESS (×100) per agent and setup, beside the paper's Table 1.
 pub fn table_markdown(results: &[FoldResult]) -> String {
-    let setups = [
-        "ball_cross_template",
-        "ball_within_template",
-        "two_balls_cross_template",
-        "two_balls_within_template",
-    ];
+    let setups = Setup::ALL.map(Setup::name);
     let mut agents: Vec<&str> = Vec::new();
     for r in results {
         if !agents.contains(&r.agent.as_str()) {
@@ -374,6 +369,21 @@ pub fn read_results(path: &std::path::Path) -> Result<Vec<FoldResult>> {
     r.deserialize()
         .collect::<Result<Vec<FoldResult>, _>>()
         .with_context(|| format!("{} is not an eval results file", path.display()))
+}
+
+/// Check that the results read from `path` are one agent's (what [`compare`] pairs): not empty,
+/// and every row of the same agent.
+pub fn check_one_agent(rows: &[FoldResult], path: &std::path::Path) -> Result<()> {
+    let Some(first) = rows.first() else {
+        bail!("{} holds no results", path.display());
+    };
+    if rows.iter().any(|r| r.agent != first.agent) {
+        bail!(
+            "{} holds several agents; write one file per agent (rephyre eval --agent NAME)",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The one-sided Wilcoxon signed-rank test of "agent A is better than agent B" over the folds

@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use tasks::rng::{stream_of, uniform_vector};
 use tasks::{
-    check_action_space, simulate, unstable_neighbour, validate_action, SimOptions, Task, Tier,
-    ValidAction,
+    check_action_space, simulated_status, stability_of_valid, validate_action, Stability, Task,
+    Tier,
 };
 
 /// Stable solutions stored per task.
@@ -172,17 +172,6 @@ impl<'a> Job<'a> {
     }
 }
 
-/// Solved, and every one of the 8 half-pixel neighbours solved or invalid. Returns the number of
-/// neighbour simulations run (it stops at the first failing neighbour).
-fn is_stable(task: &Task, action: &ValidAction) -> (bool, u64) {
-    let mut sims = 0;
-    let unstable = unstable_neighbour(task, action, |v| {
-        sims += 1;
-        simulate(task, v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved)
-    });
-    (unstable.is_none(), sims)
-}
-
 /// What one random action gave: everything the count needs, from the action's index alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Draw {
@@ -212,20 +201,25 @@ impl Job<'_> {
         let Ok(v) = validate_action(task, tier, &a) else {
             return Draw::Invalid;
         };
-        match simulate(task, &v, SimOptions::STATUS_ONLY) {
-            Err(_) => Draw::BuildError,
-            Ok(o) => {
-                let (stable, neighbour_sims) = if o.solved {
-                    is_stable(task, &v)
-                } else {
-                    (false, 0)
-                };
-                Draw::Simulated {
-                    solved: o.solved,
-                    stable,
-                    neighbour_sims,
-                }
-            }
+        // The stable-solution procedure runs the action itself first, then its neighbours.
+        let mut sims = 0u64;
+        let stability = stability_of_valid(task, &v, |n| {
+            sims += 1;
+            simulated_status(task, n)
+        });
+        let neighbour_sims = sims.saturating_sub(1);
+        match stability {
+            Stability::Invalid => Draw::BuildError,
+            Stability::NotSolved => Draw::Simulated {
+                solved: false,
+                stable: false,
+                neighbour_sims,
+            },
+            Stability::Unstable(_) | Stability::Stable => Draw::Simulated {
+                solved: true,
+                stable: stability == Stability::Stable,
+                neighbour_sims,
+            },
         }
     }
 }
@@ -551,7 +545,17 @@ pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Vec<Row
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tasks::TaskSet;
+    use tasks::{simulate, stability_of_solved, SimOptions, TaskSet, ValidAction};
+
+    /// The neighbour test of a solved action and the neighbour simulations it ran.
+    fn is_stable(task: &Task, action: &ValidAction) -> (bool, u64) {
+        let mut sims = 0;
+        let s = stability_of_solved(task, action, |n| {
+            sims += 1;
+            simulated_status(task, n)
+        });
+        (s == Stability::Stable, sims)
+    }
 
     /// Parameters from `--name value` pairs, the others as the command line's defaults.
     fn params(pairs: &[&str]) -> Result<Params> {

@@ -23,6 +23,7 @@ use crate::checksum::{template_checksum, Checksums};
 use crate::id::{ParseTaskIdError, TaskId};
 use crate::model::{Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier};
 use crate::thrift::{ty, Reader, ThriftError};
+use std::sync::Arc;
 
 /// Largest decompressed size accepted (the original is 16.3 MB).
 pub const MAX_DECOMPRESSED: usize = 64 << 20;
@@ -43,7 +44,7 @@ pub fn phyre_templates() -> impl Iterator<Item = u32> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ImportError {
     /// Not a valid xz stream (bad magic, corrupt data, failed integrity check, truncated…).
-    Xz(String),
+    Xz(XzError),
     /// The decompressed data would exceed [`MAX_DECOMPRESSED`].
     TooLarge { limit: usize },
     /// The Thrift structure is malformed.
@@ -75,7 +76,8 @@ pub enum ImportError {
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ImportError::Xz(e) => write!(f, "not a valid xz file: {e}"),
+            // The decoder's message is the source (the chain prints it after this).
+            ImportError::Xz(_) => write!(f, "not a valid xz file"),
             ImportError::TooLarge { limit } => {
                 write!(f, "decompressed data exceeds the limit of {limit} bytes")
             }
@@ -112,7 +114,33 @@ impl fmt::Display for ImportError {
     }
 }
 
-impl std::error::Error for ImportError {}
+impl std::error::Error for ImportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ImportError::Xz(e) => Some(e.0.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// The xz decoder's error, the source of [`ImportError::Xz`] (shared, so the import error stays
+/// `Clone`; equal when kind and message are).
+#[derive(Clone, Debug)]
+pub struct XzError(pub Arc<std::io::Error>);
+
+impl PartialEq for XzError {
+    fn eq(&self, other: &XzError) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for XzError {}
+
+impl fmt::Display for XzError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 impl From<ThriftError> for ImportError {
     fn from(e: ThriftError) -> ImportError {
@@ -156,10 +184,10 @@ pub fn decompress_xz(bytes: &[u8], limit: usize) -> Result<Vec<u8>, ImportError>
     match result {
         Ok(Ok(out)) if out.len() > limit => Err(ImportError::TooLarge { limit }),
         Ok(Ok(out)) => Ok(out),
-        Ok(Err(e)) => Err(ImportError::Xz(e.to_string())),
-        Err(_) => Err(ImportError::Xz(
-            "the xz decoder failed on this input".into(),
-        )),
+        Ok(Err(e)) => Err(ImportError::Xz(XzError(Arc::new(e)))),
+        Err(_) => Err(ImportError::Xz(XzError(Arc::new(std::io::Error::other(
+            "the xz decoder failed on this input",
+        ))))),
     }
 }
 
@@ -438,11 +466,7 @@ fn convert_task(id: TaskId, raw: RawTask) -> Result<Task, ImportError> {
     let tier = Tier::parse(&raw.tier).ok_or_else(|| bad(format!("unknown tier {:?}", raw.tier)))?;
     // PHYRE-B tasks are ball tasks and PHYRE-2B tasks two-ball tasks: anything else means
     // this is not the file we think it is.
-    let expected_tier = if id.template() < 100 {
-        Tier::Ball
-    } else {
-        Tier::TwoBalls
-    };
+    let expected_tier = Tier::of_phyre_id(id);
     if tier != expected_tier {
         return Err(bad(format!(
             "tier {tier} in a template of tier {expected_tier}"

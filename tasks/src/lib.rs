@@ -8,7 +8,7 @@
 //! * the built-in 5,000 PHYRE-B/2B tasks, embedded in the crate ([`TaskSet::builtin`]);
 //! * action validity and quantization ([`validate_action`]) and the stable-solution
 //!   neighbourhood ([`stable_neighbours`]);
-//! * an action's [`Status`] ([`status`]) and the stable-solution rule ([`unstable_neighbour`]);
+//! * an action's [`Status`] ([`status`]) and the stable-solution procedure ([`stability`]);
 //! * the evaluation folds ([`folds::split`]);
 //! * templates defined in Rust ([`template`]);
 //! * simulating a validated action ([`outcome::simulate`]) and the shared counter-based random
@@ -50,7 +50,10 @@ pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptio
 pub use simulation::{
     BuildError, ObjectDescriptor, SimulationSetup, UserBall, GOAL_HOLD_STEPS, MAX_STEPS, PHYRE_RUN,
 };
-pub use status::{status, status_of_validated, unstable_neighbour, Status};
+pub use status::{
+    simulated_status, stability, stability_of_solved, stability_of_valid, status,
+    status_of_validated, ParseStatusError, Stability, Status,
+};
 pub use store::StoreError;
 pub use taskset::{LoadError, LookupError, TaskSet};
 pub use thrift::{ThriftError, ThriftErrorKind};

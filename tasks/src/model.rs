@@ -31,6 +31,16 @@ impl Tier {
     /// Both tiers, in a fixed order.
     pub const ALL: [Tier; 2] = [Tier::Ball, Tier::TwoBalls];
 
+    /// The tier PHYRE's numbering gives a task: templates below 100 are PHYRE-B (ball),
+    /// from 100 on PHYRE-2B (two balls). A loaded task knows its own tier ([`Task::tier`]).
+    pub const fn of_phyre_id(id: TaskId) -> Tier {
+        if id.template() < 100 {
+            Tier::Ball
+        } else {
+            Tier::TwoBalls
+        }
+    }
+
     /// The tier's name as PHYRE spells it in its API (`ball`, `two_balls`).
     pub const fn name(self) -> &'static str {
         match self {

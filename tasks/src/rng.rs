@@ -5,13 +5,8 @@
 //! Construction: SplitMix64's finaliser applied to a key mixed from the three inputs, one call
 //! per 64-bit output word (`word` selects the word within an action).
 
-/// SplitMix64 finaliser: a bijective 64-bit mixer with good avalanche.
-#[inline]
-pub fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+/// SplitMix64 finaliser: the engine's (its state hash ends with it), one definition for both.
+pub use engine::mix64;
 
 /// The `word`-th random 64-bit word of item `index` of `stream` under `seed`.
 #[inline]

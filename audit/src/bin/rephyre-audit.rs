@@ -54,12 +54,7 @@ fn real_main() -> Result<ExitCode, String> {
             .ok_or("--trace takes TASK_ID:ACTION_INDEX, e.g. 00000:001:0")?;
         let task = set.lookup(&id).map_err(|e| e.to_string())?;
         let idx: u64 = idx.parse().map_err(|_| "bad action index")?;
-        let a = tasks::rng::uniform_vector(
-            audit::AUDIT_SEED,
-            tasks::rng::stream_of(&id),
-            idx,
-            task.tier().action_len(),
-        );
+        let a = audit::audit_action(task, idx);
         let valid = tasks::validate_action(task, task.tier(), &a)
             .map_err(|e| format!("audit action {idx} of {id} is invalid: {e}"))?;
         print!("{}", audit::trace_text(&audit::trace(task, &valid, steps)));
@@ -75,7 +70,7 @@ fn real_main() -> Result<ExitCode, String> {
     }
     let path = golden.ok_or("give --golden FILE, --write-golden FILE or --trace")?;
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let want = audit::parse_golden(&text)?;
+    let want = audit::parse_golden(&text).map_err(|e| e.to_string())?;
     match audit::first_mismatch(&want, &records, plan.checkpoint_stride) {
         None => {
             println!("MATCH {} runs", records.len());

@@ -54,12 +54,7 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
     let per_task: Vec<Vec<RunRecord>> = ctx.pool()?.install(|| {
         tasks
             .par_iter()
-            .map(|t| {
-                audit::audit_actions(t, plan.actions_per_task)
-                    .into_iter()
-                    .map(|(i, v)| audit::audit_run(t, i, &v, plan.checkpoint_stride))
-                    .collect()
-            })
+            .map(|t| audit::audit_task(t, plan))
             .collect()
     });
     let records: Vec<RunRecord> = per_task.into_iter().flatten().collect();
@@ -74,8 +69,7 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let want = audit::parse_golden(golden_text.as_deref().unwrap_or_default())
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let want = audit::parse_golden(golden_text.as_deref().unwrap_or_default())?;
     match audit::first_mismatch(&want, &records, plan.checkpoint_stride) {
         None => {
             println!(
@@ -98,12 +92,7 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
     let idx: u64 = idx
         .parse()
         .with_context(|| format!("bad action index {idx:?}"))?;
-    let a = tasks::rng::uniform_vector(
-        audit::AUDIT_SEED,
-        tasks::rng::stream_of(id),
-        idx,
-        task.tier().action_len(),
-    );
+    let a = audit::audit_action(task, idx);
     let valid = tasks::validate_action(task, task.tier(), &a)
         .with_context(|| format!("audit action {idx} of {id} is invalid"))?;
     print!(

@@ -3,22 +3,25 @@
 
 use crate::cli::DiversityArgs;
 use crate::context::Ctx;
-use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::diversity::Params;
 use studies::files::write_atomic;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
-    let mut outputs = vec![a.out.as_path()];
-    outputs.extend(a.plot.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
-    check_outputs(outputs)?;
-    let set = ctx.task_set()?;
-    let tasks = select_tasks(set, a.tier, a.templates.as_deref(), a.tasks_per_template)?;
+    let tasks = ctx.study_tasks(
+        &[
+            Some(a.out.as_path()),
+            a.plot.as_deref(),
+            a.ckpt.checkpoint.as_deref(),
+        ],
+        a.tier,
+        a.sample.templates.as_deref(),
+        a.sample.tasks_per_template,
+    )?;
     let params = Params {
         tier: a.tier,
-        seed: a.seed,
+        seed: a.sample.seed,
         samples: a.samples,
     };
     let report = studies::diversity::run(tasks, params, &cfg)?;
@@ -33,20 +36,12 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
         write_atomic(p, svg.as_bytes())?;
     }
     for t in &report.templates {
-        let solving: u64 = t.hist[1..].iter().sum();
-        let mean = t
-            .hist
-            .iter()
-            .enumerate()
-            .map(|(k, n)| k as f64 * *n as f64)
-            .sum::<f64>()
-            / a.samples as f64;
         println!(
             "{}: {} tasks; {:.4} % of actions solve at least one, mean tasks solved per action {:.4}",
             t.template,
             t.tasks,
-            100.0 * solving as f64 / a.samples as f64,
-            mean
+            t.solving_percent(a.samples),
+            t.mean_tasks_solved(a.samples)
         );
     }
     println!("-> {}", a.out.display());

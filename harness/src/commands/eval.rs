@@ -5,7 +5,9 @@
 use crate::cli::{AgentChoice, CompareArgs, EvalArgs, SplitChoice};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
-use studies::evaluation::{read_results, table_markdown, AgentKind, EvalSplit, Params};
+use studies::evaluation::{
+    check_one_agent, read_results, table_markdown, AgentKind, EvalSplit, Params,
+};
 use studies::files::{check_writable, write_atomic};
 
 /// Parse `--folds`: folds 0-9 as a list and ranges, e.g. `0-9` or `0,3,5`.
@@ -86,17 +88,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
 
 pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {
     let (ra, rb) = (read_results(&a.a)?, read_results(&a.b)?);
-    for (rows, p) in [(&ra, &a.a), (&rb, &a.b)] {
-        if rows.is_empty() {
-            bail!("{} holds no results", p.display());
-        }
-        if rows.iter().any(|r| r.agent != rows[0].agent) {
-            bail!(
-                "{} holds several agents; write one file per agent (rephyre eval --agent NAME)",
-                p.display()
-            );
-        }
-    }
+    check_one_agent(&ra, &a.a)?;
+    check_one_agent(&rb, &a.b)?;
     let setup = match a.setup.map(|s| s.setups()) {
         Some(list) if list.len() == 1 => Some(list[0].to_string()),
         _ => None,

@@ -3,23 +3,23 @@
 
 use crate::cli::RandomCurveArgs;
 use crate::context::Ctx;
-use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::files::write_atomic;
 use studies::random_curve::Params;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
-    let mut outputs = vec![a.out.as_path()];
-    outputs.extend(a.plot.as_deref());
-    check_outputs(outputs)?;
-    let set = ctx.task_set()?;
-    let tasks = select_tasks(set, a.tier, a.templates.as_deref(), a.tasks_per_template)?;
+    let tasks = ctx.study_tasks(
+        &[Some(a.out.as_path()), a.plot.as_deref()],
+        a.tier,
+        a.sample.templates.as_deref(),
+        a.sample.tasks_per_template,
+    )?;
     let params = Params {
         tier: a.tier,
         runs: a.runs,
         attempts: a.attempts,
-        seed: a.seed,
+        seed: a.sample.seed,
     };
     let report = studies::random_curve::run(tasks, params, &ctx.run_config_plain())?;
     write_atomic(&a.out, report.csv_text().as_bytes())?;

@@ -8,10 +8,9 @@ use anyhow::{bail, Context, Result};
 use engine::World;
 use raster::{Indexed, Observation};
 use std::path::Path;
+use studies::files::write_atomic;
 use tasks::{validate_action, Task, UserBall};
 
-/// Steps between the frames of a rollout (SPEC §5: frame k is the state after k·60 + 1 steps).
-pub const FRAME_STRIDE: u32 = raster::FRAME_STRIDE;
 /// Most steps `render --step` simulates (the length of a run).
 pub const MAX_RENDER_STEP: u32 = tasks::MAX_STEPS;
 /// GIF frame delay (hundredths of a second): a frame is 60 steps = 1 s of simulated time, so
@@ -46,7 +45,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
     } else {
         png_bytes(&obs, a.scale as usize)?
     };
-    studies::files::write_atomic(&a.out, &bytes)?;
+    write_atomic(&a.out, &bytes)?;
     println!(
         "{} step {} -> {} ({})",
         task.id(),
@@ -105,27 +104,7 @@ pub fn gif_frames(frames: &[Observation], balls: &[UserBall], scale: usize) -> V
         .collect()
 }
 
-/// Write an animated GIF atomically (the encoder writes a temporary file that is then renamed).
+/// Write an animated GIF atomically (encoded first, then [`write_atomic`]).
 pub fn write_gif(path: &Path, frames: &[Indexed]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| anyhow::anyhow!("cannot write {}: not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = raster::write_gif(&tmp, frames, GIF_DELAY_CS)
-        .map_err(anyhow::Error::from)
-        .and_then(|()| {
-            std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-        });
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    write_atomic(path, &raster::picture::gif_bytes(frames, GIF_DELAY_CS)?)
 }

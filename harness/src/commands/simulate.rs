@@ -7,7 +7,7 @@ use crate::parse::{check_action_len, lookup, parse_action};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::Write;
-use tasks::{simulate_observed, validate_action, SimOptions};
+use tasks::{simulate_observed, validate_action, SimOptions, Status};
 
 /// What `simulate` reports (also its `--json` form).
 #[derive(Debug, Serialize)]
@@ -43,7 +43,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
         task: task.id().to_string(),
         tier: tier.to_string(),
         action: action.clone(),
-        status: "INVALID",
+        status: Status::Invalid.name(),
         reason: None,
         steps: None,
         stepped: None,
@@ -65,16 +65,16 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
                     .colours;
             }
             let (o, end) = simulate_observed(task, &valid, SimOptions::default(), |step, world| {
-                if want_gif && step % render::FRAME_STRIDE == 1 {
+                if want_gif && raster::is_frame_step(step) {
                     frames.push(render::observe_world(world, &colours));
                 }
             })
             .context("cannot build the world")?;
             // The final state too, when it is not a frame already.
-            if want_gif && o.steps % render::FRAME_STRIDE != 1 {
+            if want_gif && !raster::is_frame_step(o.steps) {
                 frames.push(render::observe_world(&end.world, &colours));
             }
-            report.status = if o.solved { "SOLVED" } else { "NOT_SOLVED" };
+            report.status = Status::of_solved(o.solved).name();
             report.steps = Some(o.steps);
             report.stepped = Some(o.stepped);
             report.first_touch_step = o.first_touch_step;
@@ -100,7 +100,7 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
             studies::action_text(&report.action, ",")
         )?;
         match &report.reason {
-            Some(r) => writeln!(out, "status:           INVALID ({r})")?,
+            Some(r) => writeln!(out, "status:           {} ({r})", report.status)?,
             None => {
                 writeln!(out, "status:           {}", report.status)?;
                 writeln!(

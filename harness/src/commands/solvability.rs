@@ -3,7 +3,6 @@
 
 use crate::cli::SolvabilityArgs;
 use crate::context::Ctx;
-use crate::parse::{check_outputs, select_tasks};
 use anyhow::Result;
 use studies::files::write_atomic;
 use studies::solvability::{csv_bytes, summary_markdown, Params, Row};
@@ -20,13 +19,12 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         a.seed,
     )?;
     let cfg = ctx.run_config(&a.ckpt)?;
-    let mut outputs = vec![a.out.as_path()];
-    outputs.extend(a.summary.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
-    check_outputs(outputs)?;
-    let set = ctx.task_set()?;
-    let tasks = select_tasks(
-        set,
+    let tasks = ctx.study_tasks(
+        &[
+            Some(a.out.as_path()),
+            a.summary.as_deref(),
+            a.ckpt.checkpoint.as_deref(),
+        ],
         params.tier,
         a.templates.as_deref(),
         a.tasks_per_template,

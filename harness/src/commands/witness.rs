@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use studies::files::write_atomic;
 use studies::witness::{
-    csv_bytes, parse_witnesses, retry_tasks, search, select_tasks, summary_markdown, verify_rows,
-    Params, SiblingWitness,
+    csv_bytes, parse_witnesses, retry_tasks, search, select_tasks, sibling_witnesses,
+    summary_markdown, verify_rows, Params,
 };
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<()> {
@@ -78,17 +78,10 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         }
         Some(rows) => retry_tasks(set, rows, a.budget)?,
     };
-    // A retry also seeds each task with the witnesses its template's other tasks have.
-    let siblings: Vec<SiblingWitness> = retry_rows
-        .iter()
-        .flatten()
-        .filter(|r| r.found)
-        .map(|r| SiblingWitness {
-            task_id: &r.task_id,
-            tier: r.tier,
-            action: &r.action,
-        })
-        .collect();
+    let siblings = retry_rows
+        .as_deref()
+        .map(sibling_witnesses)
+        .unwrap_or_default();
     let params = Params {
         tier: a.tier,
         budget: a.budget,

@@ -6,7 +6,15 @@ use crate::stats::{ratio, wilson_95};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use tasks::Status;
+use tasks::{Status, TaskId, Tier};
+
+/// The tier of a reference row's task by PHYRE's numbering ([`Tier::of_phyre_id`]); `ball` for
+/// a malformed id.
+fn phyre_tier(task: &str) -> &'static str {
+    task.parse::<TaskId>()
+        .map_or(Tier::Ball, Tier::of_phyre_id)
+        .name()
+}
 
 /// A 2×2 table of solved / not solved (rows: original, columns: rephyre) for rows valid in both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -127,12 +135,7 @@ pub fn task_outliers(
 ) -> Vec<TaskOutlier> {
     let mut out = Vec::new();
     for (task, &(valid, solved)) in own {
-        let tier = if task.starts_with("001") {
-            "two_balls"
-        } else {
-            "ball"
-        };
-        let Some(c) = counts.get(&(task.clone(), tier.to_string())) else {
+        let Some(c) = counts.get(&(task.clone(), phyre_tier(task).to_string())) else {
             continue;
         };
         let rate = c.solve_rate();
@@ -302,12 +305,7 @@ pub fn summarize(
     let mut orig: BTreeMap<(String, String), TemplateRates> = BTreeMap::new();
     for ((task, tier), c) in counts {
         let template = task.split(':').next().unwrap_or("").to_string();
-        let task_tier = if template.starts_with("001") {
-            "two_balls"
-        } else {
-            "ball"
-        };
-        if tier != task_tier {
+        if tier != phyre_tier(task) {
             continue;
         }
         orig.entry((tier.clone(), template)).or_default().add(c);

@@ -563,6 +563,19 @@ pub fn retry_tasks<'a>(
     Ok((tasks, kept))
 }
 
+/// The witnesses of a witness file's rows, as seeds for a `--retry`: each task is also seeded
+/// with the witnesses its template's other tasks have.
+pub fn sibling_witnesses(rows: &[WitnessRow]) -> Vec<SiblingWitness<'_>> {
+    rows.iter()
+        .filter(|r| r.found)
+        .map(|r| SiblingWitness {
+            task_id: &r.task_id,
+            tier: r.tier,
+            action: &r.action,
+        })
+        .collect()
+}
+
 /// Search a witness for every task of `tasks` (with its tier); `kept[t]` (same length) is a row
 /// kept from a previous file instead of a search, and `siblings` are witnesses of the tasks'
 /// template siblings to seed with. Returns the job (for the reports) and one state per task.

@@ -27,9 +27,10 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use engine::{Fixed, Vec2};
+pub use tasks::Stability;
 use tasks::{
-    rng, simulate, unstable_neighbour, validate_action, ActionTier, SimOptions, Task, ValidAction,
-    NEIGHBOUR_SHIFTS,
+    rng, simulated_status, stability_of_valid, validate_action, ActionTier, Status, Task,
+    ValidAction, NEIGHBOUR_SHIFTS,
 };
 
 /// One quantized user ball on the action lattice: centre (px, truncated) and radius (px).
@@ -97,19 +98,6 @@ pub struct SearchReport {
     pub solved: u64,
 }
 
-/// The outcome of the stable-solution test on one action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stability {
-    /// The action is invalid for the task.
-    Invalid,
-    /// Valid, not solved.
-    NotSolved,
-    /// Solved, but the neighbour with shift `NEIGHBOUR_SHIFTS[k]` is valid and not solved.
-    Unstable(usize),
-    /// Solved, and every neighbour solved or invalid.
-    Stable,
-}
-
 /// The action that validates to exactly `balls`: centre (x + ½) / 255, radius (r − 2) / 30.
 /// Centres must lie in 0..=254 and radii in 2..=32 (else the components leave [0, 1]).
 #[allow(clippy::float_arithmetic)] // boundary: integers to the user's action numbers
@@ -139,35 +127,25 @@ fn whole(v: Fixed) -> i32 {
     (v.raw() >> 32) as i32
 }
 
-/// The stable-solution test (SPEC §8) of `action`, stopping at the first failing neighbour.
-/// Counts the simulations it runs into `sims`.
+/// The stable-solution test (SPEC §8, [`tasks::stability`]) of `action`, stopping at the first
+/// failing neighbour. Counts the simulations it runs into `sims`.
 pub fn stability(task: &Task, tier: ActionTier, action: &[f64], sims: &mut u64) -> Stability {
-    let Ok(v) = validate_action(task, tier, action) else {
-        return Stability::Invalid;
-    };
-    let mut solved = |v: &ValidAction| {
+    tasks::stability(task, tier, action, |v| {
         *sims += 1;
-        simulate(task, v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved)
-    };
-    if !solved(&v) {
-        return Stability::NotSolved;
-    }
-    match unstable_neighbour(task, &v, solved) {
-        Some(k) => Stability::Unstable(k),
-        None => Stability::Stable,
-    }
+        simulated_status(task, v)
+    })
 }
 
 /// The search's memory of simulated outcomes, keyed by exact quantized balls (Q32.32 raw).
 struct Oracle<'a> {
     task: &'a Task,
     tier: ActionTier,
-    cache: BTreeMap<Vec<i64>, bool>,
+    cache: BTreeMap<Vec<i64>, Status>,
     sims: u64,
 }
 
 impl Oracle<'_> {
-    fn solved(&mut self, v: &ValidAction) -> bool {
+    fn status(&mut self, v: &ValidAction) -> Status {
         let key: Vec<i64> = v
             .balls()
             .iter()
@@ -177,7 +155,7 @@ impl Oracle<'_> {
             return s;
         }
         self.sims += 1;
-        let s = simulate(self.task, v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved);
+        let s = simulated_status(self.task, v);
         self.cache.insert(key, s);
         s
     }
@@ -192,14 +170,8 @@ impl Oracle<'_> {
             // Cannot happen for in-range lattice points; treated as unusable, not as a solution.
             return Stability::Invalid;
         }
-        if !self.solved(&v) {
-            return Stability::NotSolved;
-        }
         let task = self.task;
-        match unstable_neighbour(task, &v, |n| self.solved(n)) {
-            Some(k) => Stability::Unstable(k),
-            None => Stability::Stable,
-        }
+        stability_of_valid(task, &v, |n| self.status(n))
     }
 }
 
