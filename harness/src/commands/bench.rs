@@ -41,26 +41,15 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
         "{:<40} {:>14}   original (SPEC §9, Python API, 1 thread)",
         "CPU time per call", "rephyre"
     )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.0}   {}",
-        "calls/s, all", r.calls_per_cpu_s, o.0
-    )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.0}   {}",
-        "valid simulations/s", r.valid_sims_per_cpu_s, o.1
-    )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.3}   {}",
-        "ms per valid simulation", r.ms_per_valid_sim, o.2
-    )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.4}   {}",
-        "ms per invalid call", r.ms_per_invalid_call, o.3
-    )?;
+    // Each row: the label, rephyre's figure (to so many decimals) and the original's.
+    for (label, value, decimals, original) in [
+        ("calls/s, all", r.calls_per_cpu_s, 0, o.0),
+        ("valid simulations/s", r.valid_sims_per_cpu_s, 0, o.1),
+        ("ms per valid simulation", r.ms_per_valid_sim, 3, o.2),
+        ("ms per invalid call", r.ms_per_invalid_call, 4, o.3),
+    ] {
+        writeln!(out, "{label:<40} {value:>14.decimals$}   {original}")?;
+    }
     writeln!(
         out,
         "{:<40} {:>13.1}%   {} (discrete action space)",
@@ -68,27 +57,26 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
         100.0 * r.invalid_share,
         o.4
     )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.1}   ≈ 993",
-        "steps per valid run, covered", r.steps_covered_per_valid
-    )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.1}   (no early exit: = covered)",
-        "steps per valid run, stepped", r.steps_stepped_per_valid
-    )?;
-    writeln!(
-        out,
-        "{:<40} {:>14.1}   {}",
-        "steps per solved run",
-        r.solved_run_steps,
-        if tier == Tier::Ball {
-            "≈ 590"
-        } else {
-            "≈ 755"
-        }
-    )?;
+    let solved_note = if tier == Tier::Ball {
+        "≈ 590"
+    } else {
+        "≈ 755"
+    };
+    for (label, value, note) in [
+        (
+            "steps per valid run, covered",
+            r.steps_covered_per_valid,
+            "≈ 993",
+        ),
+        (
+            "steps per valid run, stepped",
+            r.steps_stepped_per_valid,
+            "(no early exit: = covered)",
+        ),
+        ("steps per solved run", r.solved_run_steps, solved_note),
+    ] {
+        writeln!(out, "{label:<40} {value:>14.1}   {note}")?;
+    }
     writeln!(
         out,
         "solved {} of {} valid runs; final-hash xor {:016x}",

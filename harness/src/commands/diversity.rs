@@ -9,16 +9,12 @@ use studies::files::write_atomic;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
-    let tasks = ctx.study_tasks(
-        &[
-            Some(a.out.as_path()),
-            a.plot.as_deref(),
-            a.ckpt.checkpoint.as_deref(),
-        ],
-        a.tier,
-        a.sample.templates.as_deref(),
-        a.sample.tasks_per_template,
-    )?;
+    let outputs = [
+        Some(a.out.as_path()),
+        a.plot.as_deref(),
+        a.ckpt.checkpoint.as_deref(),
+    ];
+    let tasks = ctx.sample_tasks(&outputs, a.tier, &a.sample)?;
     let params = Params {
         tier: a.tier,
         seed: a.sample.seed,

@@ -9,12 +9,8 @@ use studies::random_curve::Params;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
-    let tasks = ctx.study_tasks(
-        &[Some(a.out.as_path()), a.plot.as_deref()],
-        a.tier,
-        a.sample.templates.as_deref(),
-        a.sample.tasks_per_template,
-    )?;
+    let outputs = [Some(a.out.as_path()), a.plot.as_deref()];
+    let tasks = ctx.sample_tasks(&outputs, a.tier, &a.sample)?;
     let params = Params {
         tier: a.tier,
         runs: a.runs,

@@ -63,17 +63,21 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
 
 #[test]
 fn bench_counts_its_work() {
-    let out = ok(&[
-        "--threads",
-        "2",
-        "bench",
-        "--tasks-per-template",
-        "1",
-        "--actions",
-        "4",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The same work (one task per template, four actions each) on `threads` threads.
+    let bench_json = |threads: &str| -> serde_json::Value {
+        let out = ok(&[
+            "--threads",
+            threads,
+            "bench",
+            "--tasks-per-template",
+            "1",
+            "--actions",
+            "4",
+            "--json",
+        ]);
+        serde_json::from_str(&out).unwrap()
+    };
+    let v = bench_json("2");
     let t = &v["totals"];
     assert_eq!(v["tasks"], 25);
     assert_eq!(v["threads"], 2);
@@ -87,17 +91,7 @@ fn bench_counts_its_work() {
     let stepped = t["steps_stepped"].as_u64().unwrap();
     assert!(stepped <= covered && covered <= 1000 * t["valid"].as_u64().unwrap());
     // Same work on one thread: the same final hashes.
-    let one: serde_json::Value = serde_json::from_str(&ok(&[
-        "--threads",
-        "1",
-        "bench",
-        "--tasks-per-template",
-        "1",
-        "--actions",
-        "4",
-        "--json",
-    ]))
-    .unwrap();
+    let one = bench_json("1");
     assert_eq!(one["totals"]["hash_xor"], t["hash_xor"]);
     let text = ok(&["bench", "--tasks-per-template", "1", "--actions", "2"]);
     assert!(text.contains("calls/s") && text.contains("≈ 620"), "{text}");
