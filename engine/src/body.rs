@@ -96,9 +96,8 @@ pub struct Body {
     pub(crate) fat_changed: bool,
     /// The parts' boxes at the sweep's start, when known (a cache, see [`StartBoxes`]).
     pub(crate) start_boxes: StartBoxes,
-    /// Every part is a circle centred on the body origin, which is the centre of mass: the
-    /// body's rotation then moves no point of it, so its placement is a function of the centre
-    /// alone (a rotation applied to the zero vector gives exactly zero in fixed point).
+    /// Every part turns in place ([`Shape::turns_in_place`]): the body's placement is a function
+    /// of its centre alone.
     pub(crate) round: bool,
     /// Static bodies only (empty for dynamic ones): each part's core placed at `xf`, which a
     /// static body keeps for ever, for continuous collision against it.
@@ -212,11 +211,7 @@ impl Body {
                 .collect(),
             fat_changed: true,
             start_boxes: StartBoxes::default(),
-            round: center == Vec2::ZERO
-                && def
-                    .parts
-                    .iter()
-                    .all(|p| matches!(p, Shape::Circle(c) if c.center == Vec2::ZERO)),
+            round: def.parts.iter().all(|p| p.turns_in_place(center)),
             static_cores: if def.kind != BodyKind::Dynamic {
                 def.parts.iter().map(|p| Core::new(p, &xf)).collect()
             } else {
@@ -314,17 +309,11 @@ impl Body {
         }
     }
 
-    /// Recompute the origin transform from the sweep's current centre and angle.
+    /// Recompute the origin transform (and the parts' boxes) from the sweep's current centre
+    /// and angle, given `q = Rot::from_angle(sweep.a)`, which the caller (the solver) has at
+    /// hand, usually without a new sine and cosine.
     #[inline]
-    pub(crate) fn synchronize_transform(&mut self) {
-        self.synchronize_transform_rotated(Rot::from_angle(self.sweep.a));
-    }
-
-    /// [`Body::synchronize_transform`] given `q`, the rotation of the sweep's current angle
-    /// (`Rot::from_angle(sweep.a)`), which a caller that has it at hand passes to save the
-    /// sine and cosine.
-    #[inline]
-    pub(crate) fn synchronize_transform_rotated(&mut self, q: Rot) {
+    pub(crate) fn synchronize_transform(&mut self, q: Rot) {
         debug_assert_eq!(q, Rot::from_angle(self.sweep.a));
         self.xf = Transform {
             p: body_origin(self.sweep.c, q, self.sweep.local_center),

@@ -249,23 +249,25 @@ pub(crate) fn collide_shapes_placed(
             m
         }
         (Shape::Polygon(pa), Shape::Polygon(pb)) => {
-            let (owned_a, owned_b);
-            let wa = match placed_a {
-                Some(w) => w,
-                None => {
-                    owned_a = WorldPolygon::new(pa, xf_a);
-                    &owned_a
-                }
-            };
-            let wb = match placed_b {
-                Some(w) => w,
-                None => {
-                    owned_b = WorldPolygon::new(pb, xf_b);
-                    &owned_b
-                }
-            };
+            let (mut own_a, mut own_b) = (None, None);
+            let wa = placed_or_place(placed_a, &mut own_a, pa, xf_a);
+            let wb = placed_or_place(placed_b, &mut own_b, pb, xf_b);
             collide_placed_polygons(pa, wa, pb, wb, xf_a, xf_b)
         }
+    }
+}
+
+/// `placed` when given, else `p` placed at `xf` into `own`.
+#[inline]
+fn placed_or_place<'a>(
+    placed: Option<&'a WorldPolygon>,
+    own: &'a mut Option<WorldPolygon>,
+    p: &Polygon,
+    xf: &Transform,
+) -> &'a WorldPolygon {
+    match placed {
+        Some(w) => w,
+        None => own.insert(WorldPolygon::new(p, xf)),
     }
 }
 

@@ -287,6 +287,14 @@ impl Shape {
         }
     }
 
+    /// Whether a body with its centre of mass at `local_center` places this shape by its centre
+    /// alone: a circle centred on the body origin, which is the centre of mass. The body's
+    /// rotation then moves no point of the shape (rotating the zero vector gives exactly zero in
+    /// fixed point), so its rotation may be left out wherever it only places this shape.
+    pub(crate) fn turns_in_place(&self, local_center: Vec2) -> bool {
+        local_center == Vec2::ZERO && matches!(self, Shape::Circle(c) if c.center == Vec2::ZERO)
+    }
+
     /// Collision radius: the circle's radius or the polygon skin.
     pub fn radius(&self) -> Fixed {
         match self {

@@ -263,7 +263,7 @@ impl IslandSolver {
             if !b.is_dynamic() {
                 continue;
             }
-            write_back(&self.bodies[k], b, true);
+            write_back(&mut self.bodies[k], b, true);
         }
         solved
     }
@@ -470,7 +470,7 @@ impl IslandSolver {
 /// solve; not a continuous-collision sub-step, which moves the start), so those boxes are kept
 /// as the start boxes.
 #[inline]
-fn write_back(sb: &SolverBody, body: &mut Body, from_start: bool) {
+fn write_back(sb: &mut SolverBody, body: &mut Body, from_start: bool) {
     if from_start {
         body.keep_start_boxes();
     }
@@ -478,12 +478,7 @@ fn write_back(sb: &SolverBody, body: &mut Body, from_start: bool) {
     body.sweep.a = sb.a;
     body.v = sb.v;
     body.w = sb.w;
-    // The solver body's cached rotation is exact when it was computed for the final angle.
-    if sb.q_angle == sb.a {
-        body.synchronize_transform_rotated(sb.q);
-    } else {
-        body.synchronize_transform();
-    }
+    body.synchronize_transform(sb.rotation());
     body.synchronize_fat_boxes();
 }
 

@@ -119,11 +119,9 @@ fn advance(
     let manhattan = dc.x.abs() + dc.y.abs();
     let rate_bound =
         manhattan + Fixed::from_raw(manhattan.raw() >> 26) + angular + Fixed::from_raw(64);
-    // A circle centred on the centre of mass is placed by the centre alone (its rotation moves
-    // no point of it: rotating the zero vector gives exactly zero), so no sine or cosine of the
+    // A shape that turns in place is placed by the centre alone, so no sine or cosine of the
     // interpolated angle is needed; the rotation passed along is then never used.
-    let round = sweep.local_center == Vec2::ZERO
-        && matches!(moving, Shape::Circle(c) if c.center == Vec2::ZERO);
+    let round = moving.turns_in_place(sweep.local_center);
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
         let xf = if round {
