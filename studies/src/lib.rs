@@ -24,6 +24,7 @@ pub mod parity;
 pub mod random_curve;
 pub mod runner;
 pub mod selection;
+pub mod shard;
 pub mod solvability;
 pub mod stats;
 pub mod witness;
