@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use studies::shard::Shard;
 use tasks::Tier;
 
 const MAIN_EXAMPLES: &str = "\
@@ -71,6 +72,37 @@ pub enum Command {
     /// Find one stable solution per task (a proof that it is solvable), or re-check a file of them.
     #[command(after_help = WITNESS_EXAMPLES)]
     Witness(WitnessArgs),
+    /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+}
+
+const MERGE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre solvability --tier ball --shard 1/2 --out part-1.json
+  rephyre solvability --tier ball --shard 2/2 --out part-2.json
+  rephyre merge part-1.json part-2.json --out ball.csv --summary ball.md
+  rephyre merge parts/*.json --out diversity.csv --plot diversity.svg
+
+The report is byte for byte the one the same command gives without --shard, whatever the number
+of shards. Parts of different runs (command, arguments, tasks, rephyre version), a missing part
+and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.";
+
+/// Arguments of `rephyre merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The part files (what each shard wrote with --out), in any order.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// The report (the CSV of the command the shards ran).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown summary (solvability, witness).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG plot (diversity, random-curve).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 const EVAL_EXAMPLES: &str = "\
@@ -436,6 +468,16 @@ pub struct CheckpointArgs {
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = 10.0)]
     pub checkpoint_secs: f64,
+    /// Run only part K of N of the job (1 <= K <= N; e.g. a Slurm array task's
+    /// $SLURM_ARRAY_TASK_ID/N) and write that part's result to --out; `rephyre merge` combines
+    /// the N parts into the single run's report. The split does not depend on the machine.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// Parse `--shard K/N` for clap.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s).map_err(|e| e.to_string())
 }
 
 const DIVERSITY_EXAMPLES: &str = "\

@@ -89,6 +89,15 @@ impl Ctx {
         if !(c.checkpoint_secs > 0.0 && c.checkpoint_secs < 1e6) {
             bail!("--checkpoint-secs must be a positive number of seconds");
         }
+        if let (true, Some(path)) = (c.resume, &c.checkpoint) {
+            if let Some((finished, started)) = studies::runner::checkpoint_progress(path)? {
+                eprintln!(
+                    "rephyre: resuming from checkpoint {}: {finished} work units finished, {} in progress",
+                    path.display(),
+                    started - finished
+                );
+            }
+        }
         Ok(RunConfig {
             checkpoint: c.checkpoint.clone(),
             resume: c.resume,

@@ -226,6 +226,20 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .collect())
 }
 
+/// What the checkpoint at `path` holds: (tasks finished, tasks started), or `None` when there
+/// is no checkpoint there. For a message when a run resumes; the run itself checks the file.
+pub fn checkpoint_progress(path: &std::path::Path) -> Result<Option<(u64, u64)>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+    let cp: Checkpoint<serde::de::IgnoredAny> = serde_json::from_str(&text)
+        .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
+    let finished = cp.tasks.iter().filter(|t| t.1).count() as u64;
+    Ok(Some((finished, cp.tasks.len() as u64)))
+}
+
 /// A worker pool of `threads` threads (`None`: one per core): the pool of every study.
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();

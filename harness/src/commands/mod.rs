@@ -4,6 +4,7 @@ pub mod audit;
 pub mod bench;
 pub mod diversity;
 pub mod eval;
+pub mod merge;
 pub mod parity;
 pub mod plot;
 pub mod random_curve;
@@ -34,5 +35,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => eval::compare(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),
+        Command::Merge(a) => merge::run(&ctx, a),
     }
 }

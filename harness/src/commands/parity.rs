@@ -9,6 +9,11 @@ use studies::files::write_atomic;
 use studies::parity::{builtin_reference, Params};
 
 pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
+    if a.ckpt.shard.is_some() {
+        anyhow::bail!(
+            "--shard is not available for parity yet (solvability and diversity have it)"
+        );
+    }
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs: Vec<&std::path::Path> = a.out.as_deref().into_iter().collect();
     outputs.extend(cfg.checkpoint.as_deref());

@@ -55,6 +55,11 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if a.budget == Some(0) {
         bail!("--budget must be positive");
     }
+    if a.ckpt.shard.is_some() {
+        anyhow::bail!(
+            "--shard is not available for witness yet (solvability and diversity have it)"
+        );
+    }
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs = vec![out.as_path()];
     outputs.extend(a.summary.as_deref());

@@ -1,0 +1,174 @@
+//! `--shard K/N` and `merge`: the merged report is byte for byte the single run's (CSV, summary,
+//! plot, stdout); bad shards and bad part sets are one-line errors with status 2; `slurm
+//! --dry-run` prints job scripts that run the shards and the merge.
+
+use crate::common::{fails, ok, s};
+use std::path::{Path, PathBuf};
+
+const SOLV: [&str; 13] = [
+    "--quiet",
+    "solvability",
+    "--tier",
+    "ball",
+    "--templates",
+    "00000-00002",
+    "--tasks-per-template",
+    "1",
+    "--min-valid",
+    "30",
+    "--max-valid",
+    "90",
+    "--batch=30",
+];
+
+const DIV: [&str; 10] = [
+    "--quiet",
+    "diversity",
+    "--tier",
+    "ball",
+    "--templates",
+    "00000,00002",
+    "--tasks-per-template",
+    "2",
+    "--samples",
+    "520",
+];
+
+fn with(base: &[&str], extra: &[&str]) -> Vec<String> {
+    base.iter().chain(extra).map(|x| x.to_string()).collect()
+}
+
+fn ok_s(args: &[String]) -> String {
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// Run shards 1..=n of `base`, each writing `dir/name-K.json`.
+fn shards(dir: &Path, base: &[&str], name: &str, n: u32) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let part = dir.join(format!("{name}-{k}.json"));
+            let shard = format!("{k}/{n}");
+            let out = ok_s(&with(base, &["--shard", &shard, "--out", s(&part)]));
+            assert!(out.contains(&format!("shard {k}/{n}")), "{out}");
+            part
+        })
+        .collect()
+}
+
+fn merge(parts: &[PathBuf], outputs: &[&str]) -> String {
+    let mut a = vec!["merge".to_string()];
+    a.extend(parts.iter().map(|p| s(p).to_string()));
+    a.extend(outputs.iter().map(|x| x.to_string()));
+    ok_s(&a)
+}
+
+#[test]
+fn merged_shards_give_the_single_runs_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    // Solvability: CSV, summary and the printed counts.
+    let single_out = ok_s(&with(
+        &SOLV,
+        &["--out", s(&d("s.csv")), "--summary", s(&d("s.md"))],
+    ));
+    for n in [1, 3, 4] {
+        let parts = shards(dir.path(), &SOLV, &format!("s{n}"), n);
+        let out = merge(
+            &parts,
+            &["--out", s(&d("m.csv")), "--summary", s(&d("m.md"))],
+        );
+        assert_eq!(
+            std::fs::read(d("m.csv")).unwrap(),
+            std::fs::read(d("s.csv")).unwrap()
+        );
+        assert_eq!(
+            std::fs::read(d("m.md")).unwrap(),
+            std::fs::read(d("s.md")).unwrap()
+        );
+        assert_eq!(out.replace("m.csv", "s.csv"), single_out, "{n} shards");
+    }
+    // Diversity: CSV and plot; one template's 520 actions are two work units, split by shards.
+    ok_s(&with(
+        &DIV,
+        &["--out", s(&d("d.csv")), "--plot", s(&d("d.svg"))],
+    ));
+    let parts = shards(dir.path(), &DIV, "d", 3);
+    merge(
+        &parts,
+        &["--out", s(&d("md.csv")), "--plot", s(&d("md.svg"))],
+    );
+    assert_eq!(
+        std::fs::read(d("md.csv")).unwrap(),
+        std::fs::read(d("d.csv")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(d("md.svg")).unwrap(),
+        std::fs::read(d("d.svg")).unwrap()
+    );
+
+    // A missing part, a duplicate part, a foreign part: one line each, naming the file.
+    let solv = shards(dir.path(), &SOLV, "e", 3);
+    let x = d("x.csv");
+    let out = ["--out", s(&x)];
+    let line = |parts: &[&PathBuf]| {
+        let mut a = vec!["merge"];
+        a.extend(parts.iter().map(|p| s(p)));
+        a.extend(out);
+        fails(&a)
+    };
+    let e = line(&[&solv[0], &solv[2]]);
+    assert!(e.contains("missing part: shard 2/3"), "{e}");
+    let e = line(&[&solv[0], &solv[1], &solv[1], &solv[2]]);
+    assert!(
+        e.contains("are both shard 2/3") && e.contains("e-2.json"),
+        "{e}"
+    );
+    let e = line(&[&solv[0], &parts[1], &solv[2]]);
+    assert!(
+        e.contains("d-2.json is from a different run") && e.contains("command diversity"),
+        "{e}"
+    );
+    assert!(!d("x.csv").exists());
+    // A summary is the merge's to write, and diversity has none.
+    let e = fails(
+        &with(
+            &SOLV,
+            &[
+                "--shard",
+                "1/2",
+                "--out",
+                s(&d("p.json")),
+                "--summary",
+                s(&d("p.md")),
+            ],
+        )
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>(),
+    );
+    assert!(e.contains("--summary is written by `rephyre merge`"), "{e}");
+    let e = fails(&[
+        "merge",
+        s(&parts[0]),
+        "--out",
+        s(&d("x.csv")),
+        "--summary",
+        s(&d("x.md")),
+    ]);
+    assert!(e.contains("--summary is not an output of diversity"), "{e}");
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    for bad in ["0/4", "5/4", "1/0", "2", "a/b"] {
+        let e = fails(
+            &with(&SOLV, &["--shard", bad, "--out", "/tmp/never.json"])
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        assert!(e.contains("--shard"), "{bad}: {e}");
+    }
+    let e = fails(&["merge", "/nonexistent/part.json", "--out", "/tmp/x.csv"]);
+    assert!(e.contains("cannot read part /nonexistent/part.json"), "{e}");
+}
