@@ -10,6 +10,7 @@ pub mod plot;
 pub mod random_curve;
 pub mod render;
 pub mod simulate;
+pub mod slurm;
 pub mod solvability;
 pub mod tasks_cmd;
 pub mod witness;
@@ -36,5 +37,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),
         Command::Merge(a) => merge::run(&ctx, a),
+        Command::Slurm(a) => slurm::run(&ctx, a),
     }
 }
