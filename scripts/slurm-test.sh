@@ -11,7 +11,7 @@
 # starts afresh. Exit status: 0 when every check passes, 1 otherwise (including when Slurm cannot
 # be installed or started: never a silent skip).
 #
-# Environment: REPHYRE (the binary; default target/release/rephyre, built if missing),
+# Environment: REPHYRE (the binary; default: `cargo build --release -p harness`'s),
 # SLURM_TEST_DIR (state and work folder; default /tmp/rephyre-slurm-test), KEEP_CLUSTER=1 (leave
 # the cluster running afterwards, e.g. to try `rephyre slurm` by hand with
 # SLURM_CONF=$SLURM_TEST_DIR/etc/slurm.conf).
@@ -44,10 +44,10 @@ command -v slurmctld >/dev/null || die "slurmctld not installed"
 say "$(slurmctld -V 2>&1 | head -1), $(munged --version 2>&1 | head -1)"
 
 # --- 2. The binary -------------------------------------------------------------------------------
-REPHYRE=${REPHYRE:-$REPO/target/release/rephyre}
-if [ ! -x "$REPHYRE" ]; then
+if [ -z "${REPHYRE:-}" ]; then
   say "building rephyre (release)"
   cargo build --release -q -p harness
+  REPHYRE=$REPO/target/release/rephyre
 fi
 [ -x "$REPHYRE" ] || die "no rephyre binary at $REPHYRE"
 REPHYRE=$(readlink -f "$REPHYRE")
