@@ -101,6 +101,7 @@ diversity.svg. DIR must be on a filesystem every node sees; the rephyre binary t
 pub enum ShardedCommand {
     Solvability,
     Diversity,
+    RandomCurve,
 }
 
 /// Arguments of `rephyre slurm`.
@@ -626,6 +627,8 @@ pub struct RandomCurveArgs {
     /// SVG plot (log-scaled attempts axis).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 const BENCH_EXAMPLES: &str = "\

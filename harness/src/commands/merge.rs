@@ -7,7 +7,7 @@ use crate::parse::check_outputs;
 use anyhow::{bail, Result};
 use std::path::Path;
 use studies::shard::{read_header, read_parts, Shard};
-use studies::{diversity, solvability};
+use studies::{diversity, random_curve, solvability};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
     check_outputs(
@@ -38,6 +38,12 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             let parts = read_parts(&a.parts)?;
             let report = diversity::merge(ctx.task_set()?, parts)?;
             super::diversity::write_report(&report, &a.out, a.plot.as_deref())
+        }
+        random_curve::COMMAND => {
+            refuse("--summary", a.summary.is_some())?;
+            let parts = read_parts(&a.parts)?;
+            let report = random_curve::merge(ctx.task_set()?, parts)?;
+            super::random_curve::write_report(&report, &a.out, a.plot.as_deref())
         }
         other => bail!(
             "{} is a part of a {other} run, which rephyre merge does not know",

@@ -47,6 +47,7 @@ impl ShardedCommand {
         match self {
             ShardedCommand::Solvability => "solvability",
             ShardedCommand::Diversity => "diversity",
+            ShardedCommand::RandomCurve => "random-curve",
         }
     }
 }
@@ -165,7 +166,7 @@ impl Plan {
         let csv = format!("{}.csv", self.command);
         let extra = match self.command {
             "solvability" => Some(("--summary", "solvability.md".to_string())),
-            "diversity" => Some(("--plot", "diversity.svg".to_string())),
+            "diversity" | "random-curve" => Some(("--plot", format!("{}.svg", self.command))),
             _ => None,
         };
         (csv, extra)
