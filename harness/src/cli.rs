@@ -102,6 +102,7 @@ pub enum ShardedCommand {
     Solvability,
     Diversity,
     RandomCurve,
+    Parity,
 }
 
 /// Arguments of `rephyre slurm`.
@@ -166,7 +167,7 @@ pub struct MergeArgs {
     /// The part files (what each shard wrote with --out), in any order.
     #[arg(required = true, value_name = "PART")]
     pub parts: Vec<PathBuf>,
-    /// The report (the CSV of the command the shards ran).
+    /// The report (the CSV of the command the shards ran; parity: its Markdown report).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Markdown summary (solvability, witness).
@@ -175,6 +176,9 @@ pub struct MergeArgs {
     /// SVG plot (diversity, random-curve).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Print the summary as one JSON object (parity).
+    #[arg(long)]
+    pub json: bool,
 }
 
 const EVAL_EXAMPLES: &str = "\

@@ -66,6 +66,9 @@ pub struct RunConfig {
     pub checkpoint_every: Duration,
     /// Where progress goes (`None`: nowhere).
     pub progress: Option<Arc<dyn Progress>>,
+    /// Told, when a run resumes from a checkpoint it accepted, how many tasks the checkpoint
+    /// holds finished and how many part-way (`None`: no one).
+    pub on_resume: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
 }
 
 impl std::fmt::Debug for RunConfig {
@@ -76,6 +79,7 @@ impl std::fmt::Debug for RunConfig {
             .field("resume", &self.resume)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("progress", &self.progress.is_some())
+            .field("on_resume", &self.on_resume.is_some())
             .finish()
     }
 }
@@ -88,6 +92,7 @@ impl Default for RunConfig {
             resume: false,
             checkpoint_every: Duration::from_secs(5),
             progress: None,
+            on_resume: None,
         }
     }
 }
@@ -138,6 +143,14 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                     .with_context(|| format!("corrupt checkpoint: task {t} out of range"))?;
                 let done = job.restored_finished(t as usize, done, &s);
                 *slot = Some((done, s));
+            }
+            if let Some(tell) = &cfg.on_resume {
+                let finished = slots
+                    .iter()
+                    .filter(|x| matches!(x, Some((true, _))))
+                    .count();
+                let started = slots.iter().filter(|x| x.is_some()).count();
+                tell(finished as u64, (started - finished) as u64);
             }
         }
     }
@@ -224,20 +237,6 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .into_iter()
         .map(|s| s.map(|(_, st)| st).unwrap_or_default())
         .collect())
-}
-
-/// What the checkpoint at `path` holds: (tasks finished, tasks started), or `None` when there
-/// is no checkpoint there. For a message when a run resumes; the run itself checks the file.
-pub fn checkpoint_progress(path: &std::path::Path) -> Result<Option<(u64, u64)>> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
-    let cp: Checkpoint<serde::de::IgnoredAny> = serde_json::from_str(&text)
-        .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
-    let finished = cp.tasks.iter().filter(|t| t.1).count() as u64;
-    Ok(Some((finished, cp.tasks.len() as u64)))
 }
 
 /// A worker pool of `threads` threads (`None`: one per core): the pool of every study.

@@ -7,7 +7,7 @@ use crate::parse::check_outputs;
 use anyhow::{bail, Result};
 use std::path::Path;
 use studies::shard::{read_header, read_parts, Shard};
-use studies::{diversity, random_curve, solvability};
+use studies::{diversity, parity, random_curve, solvability};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
     check_outputs(
@@ -26,6 +26,9 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
         }
         Ok(())
     };
+    if a.json && command != parity::COMMAND {
+        bail!("--json is an output of parity only, not of {command}");
+    }
     match command.as_str() {
         solvability::COMMAND => {
             refuse("--plot", a.plot.is_some())?;
@@ -44,6 +47,13 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             let parts = read_parts(&a.parts)?;
             let report = random_curve::merge(ctx.task_set()?, parts)?;
             super::random_curve::write_report(&report, &a.out, a.plot.as_deref())
+        }
+        parity::COMMAND => {
+            refuse("--summary", a.summary.is_some())?;
+            refuse("--plot", a.plot.is_some())?;
+            let parts = read_parts(&a.parts)?;
+            let report = parity::merge(ctx.task_set()?, parts)?;
+            super::parity::write_report(&report, Some(&a.out), a.json)
         }
         other => bail!(
             "{} is a part of a {other} run, which rephyre merge does not know",

@@ -11,7 +11,8 @@ use std::process::Command;
 use studies::files::write_atomic;
 
 /// Options of the study that `rephyre slurm` sets itself.
-const MANAGED: [&str; 9] = [
+const MANAGED: [&str; 10] = [
+    "--json",
     "--quiet",
     "--progress",
     "--out",
@@ -48,6 +49,7 @@ impl ShardedCommand {
             ShardedCommand::Solvability => "solvability",
             ShardedCommand::Diversity => "diversity",
             ShardedCommand::RandomCurve => "random-curve",
+            ShardedCommand::Parity => "parity",
         }
     }
 }
@@ -163,7 +165,10 @@ impl Plan {
 
     /// The report's files (relative to the folder): the CSV and the summary or plot option.
     fn report(&self) -> (String, Option<(&'static str, String)>) {
-        let csv = format!("{}.csv", self.command);
+        let csv = match self.command {
+            "parity" => "parity.md".to_string(),
+            c => format!("{c}.csv"),
+        };
         let extra = match self.command {
             "solvability" => Some(("--summary", "solvability.md".to_string())),
             "diversity" | "random-curve" => Some(("--plot", format!("{}.svg", self.command))),

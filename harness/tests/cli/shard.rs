@@ -172,3 +172,51 @@ fn bad_shards_are_refused() {
     let e = fails(&["merge", "/nonexistent/part.json", "--out", "/tmp/x.csv"]);
     assert!(e.contains("cannot read part /nonexistent/part.json"), "{e}");
 }
+
+#[test]
+fn parity_shards_merge_to_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    std::fs::write(
+        d("ref.csv"),
+        "task_id,tier,kind,index,action,status\n\
+         00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
+         00100:000,two_balls,random,0,0.2 0.8 0.1 0.7 0.8 0.1,-1\n",
+    )
+    .unwrap();
+    let reference = d("ref.csv");
+    let base = [
+        "--quiet",
+        "parity",
+        "--reference",
+        s(&reference),
+        "--random-per-task",
+        "1",
+        "--random-per-task-2b",
+        "0",
+    ];
+    let single = ok_s(&with(&base, &["--out", s(&d("p.md")), "--json"]));
+    let parts = shards(dir.path(), &base, "p", 3);
+    let merged = merge(&parts, &["--out", s(&d("m.md")), "--json"]);
+    assert_eq!(merged, single);
+    assert_eq!(
+        std::fs::read(d("m.md")).unwrap(),
+        std::fs::read(d("p.md")).unwrap()
+    );
+    // The reference file is part of the run: changed, the parts no longer merge.
+    std::fs::write(
+        d("ref.csv"),
+        "task_id,tier,kind,index,action,status\n\
+         00000:000,ball,random,0,0.5 0.5 0.1,-1\n",
+    )
+    .unwrap();
+    let mut a = vec!["merge"];
+    a.extend(parts.iter().map(|p| s(p)));
+    let x = d("x.md");
+    a.extend(["--out", s(&x)]);
+    let e = fails(&a);
+    assert!(
+        e.contains("different rephyre build or task set") || e.contains("fingerprint"),
+        "{e}"
+    );
+}
