@@ -103,6 +103,7 @@ pub enum ShardedCommand {
     Diversity,
     RandomCurve,
     Parity,
+    Witness,
 }
 
 /// Arguments of `rephyre slurm`.

@@ -7,7 +7,7 @@ use crate::parse::check_outputs;
 use anyhow::{bail, Result};
 use std::path::Path;
 use studies::shard::{read_header, read_parts, Shard};
-use studies::{diversity, parity, random_curve, solvability};
+use studies::{diversity, parity, random_curve, solvability, witness};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
     check_outputs(
@@ -54,6 +54,12 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             let parts = read_parts(&a.parts)?;
             let report = parity::merge(ctx.task_set()?, parts)?;
             super::parity::write_report(&report, Some(&a.out), a.json)
+        }
+        witness::COMMAND => {
+            refuse("--plot", a.plot.is_some())?;
+            let parts = read_parts(&a.parts)?;
+            let (job, states) = witness::merge(ctx.task_set()?, parts)?;
+            super::witness::write_report(&job, &states, &a.out, a.summary.as_deref())
         }
         other => bail!(
             "{} is a part of a {other} run, which rephyre merge does not know",

@@ -50,6 +50,7 @@ impl ShardedCommand {
             ShardedCommand::Diversity => "diversity",
             ShardedCommand::RandomCurve => "random-curve",
             ShardedCommand::Parity => "parity",
+            ShardedCommand::Witness => "witness",
         }
     }
 }
@@ -170,7 +171,7 @@ impl Plan {
             c => format!("{c}.csv"),
         };
         let extra = match self.command {
-            "solvability" => Some(("--summary", "solvability.md".to_string())),
+            "solvability" | "witness" => Some(("--summary", format!("{}.md", self.command))),
             "diversity" | "random-curve" => Some(("--plot", format!("{}.svg", self.command))),
             _ => None,
         };

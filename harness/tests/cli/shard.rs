@@ -220,3 +220,55 @@ fn parity_shards_merge_to_the_single_run() {
         "{e}"
     );
 }
+
+#[test]
+fn witness_shards_merge_to_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    let base = [
+        "--quiet",
+        "witness",
+        "--templates",
+        "0,100",
+        "--tasks-per-template",
+        "2",
+        "--budget",
+        "300",
+    ];
+    let single = ok_s(&with(
+        &base,
+        &["--out", s(&d("w.csv")), "--summary", s(&d("w.md"))],
+    ));
+    let parts = shards(dir.path(), &base, "w", 3);
+    let merged = merge(
+        &parts,
+        &["--out", s(&d("m.csv")), "--summary", s(&d("m.md"))],
+    );
+    assert_eq!(merged.replace("m.csv", "w.csv"), single);
+    assert_eq!(
+        std::fs::read(d("m.csv")).unwrap(),
+        std::fs::read(d("w.csv")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(d("m.md")).unwrap(),
+        std::fs::read(d("w.md")).unwrap()
+    );
+    // A --retry of that file with a larger budget, sharded, gives the single retry's bytes.
+    let w = d("w.csv");
+    let retry = [
+        "--quiet",
+        "witness",
+        "--retry",
+        s(&w),
+        "--budget",
+        "400",
+        "--no-seeds",
+    ];
+    ok_s(&with(&retry, &["--out", s(&d("r.csv"))]));
+    let parts = shards(dir.path(), &retry, "r", 2);
+    merge(&parts, &["--out", s(&d("mr.csv"))]);
+    assert_eq!(
+        std::fs::read(d("mr.csv")).unwrap(),
+        std::fs::read(d("r.csv")).unwrap()
+    );
+}
