@@ -104,6 +104,8 @@ pub enum ShardedCommand {
     RandomCurve,
     Parity,
     Witness,
+    /// The agents' outcome tables (`eval --shard`): the merge writes the cache DIR/eval.<tier>.ckpt.
+    EvalTables,
 }
 
 /// Arguments of `rephyre slurm`.
@@ -236,9 +238,14 @@ pub struct EvalArgs {
     /// any --actions of the same --seed: a larger set computes only the columns it lacks.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
-    /// Per-fold results (CSV).
+    /// Per-fold results (CSV); with --shard, the shard's part file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Compute only part K of N of the outcome tables (not the agents) and write it to --out
+    /// (--cache FILE is then the shard's checkpoint); `rephyre merge PARTS --out CACHE` makes the
+    /// cache that `rephyre eval --cache CACHE` evaluates from.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// Markdown table shaped like the paper's Table 1.
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -237,6 +237,25 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .into_iter()
         .map(|s| s.map(|(_, st)| st).unwrap_or_default())
         .collect())
+}
+
+/// Write to `path` the checkpoint a finished run of `job` leaves behind, every task finished with
+/// its state of `states` (in task order): the same bytes as [`run`]'s last checkpoint, so a later
+/// run resumed from it has nothing left to do. Merged shards become a cache this way.
+pub fn write_finished<J: TaskJob>(job: &J, states: Vec<J::State>, path: &Path) -> Result<()> {
+    if states.len() != job.len() {
+        bail!("{} states for a job of {} tasks", states.len(), job.len());
+    }
+    let cp = Checkpoint {
+        format: CHECKPOINT_FORMAT.to_string(),
+        fingerprint: job.fingerprint(),
+        tasks: states
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (i as u32, true, s))
+            .collect(),
+    };
+    write_atomic(path, serde_json::to_string(&cp)?.as_bytes())
 }
 
 /// A worker pool of `threads` threads (`None`: one per core): the pool of every study.

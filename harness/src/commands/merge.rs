@@ -7,7 +7,7 @@ use crate::parse::check_outputs;
 use anyhow::{bail, Result};
 use std::path::Path;
 use studies::shard::{read_header, read_parts, Shard};
-use studies::{diversity, parity, random_curve, solvability, witness};
+use studies::{diversity, evaluation, parity, random_curve, solvability, witness};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
     check_outputs(
@@ -60,6 +60,20 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             let parts = read_parts(&a.parts)?;
             let (job, states) = witness::merge(ctx.task_set()?, parts)?;
             super::witness::write_report(&job, &states, &a.out, a.summary.as_deref())
+        }
+        evaluation::TABLES_COMMAND => {
+            refuse("--summary", a.summary.is_some())?;
+            refuse("--plot", a.plot.is_some())?;
+            let parts = read_parts(&a.parts)?;
+            let files = evaluation::merge_tables(ctx.task_set()?, parts, &a.out)?;
+            for f in &files {
+                println!("outcome table -> {}", f.display());
+            }
+            println!(
+                "evaluate the agents from it with: rephyre eval --cache {} ...",
+                a.out.display()
+            );
+            Ok(())
         }
         other => bail!(
             "{} is a part of a {other} run, which rephyre merge does not know",

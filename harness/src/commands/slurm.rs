@@ -11,7 +11,9 @@ use std::process::Command;
 use studies::files::write_atomic;
 
 /// Options of the study that `rephyre slurm` sets itself.
-const MANAGED: [&str; 10] = [
+const MANAGED: [&str; 12] = [
+    "--cache",
+    "--table",
     "--json",
     "--quiet",
     "--progress",
@@ -51,6 +53,7 @@ impl ShardedCommand {
             ShardedCommand::RandomCurve => "random-curve",
             ShardedCommand::Parity => "parity",
             ShardedCommand::Witness => "witness",
+            ShardedCommand::EvalTables => "eval",
         }
     }
 }
@@ -168,6 +171,8 @@ impl Plan {
     fn report(&self) -> (String, Option<(&'static str, String)>) {
         let csv = match self.command {
             "parity" => "parity.md".to_string(),
+            // The cache prefix: the merge writes eval.<tier>.ckpt.
+            "eval" => "eval".to_string(),
             c => format!("{c}.csv"),
         };
         let extra = match self.command {
@@ -214,8 +219,17 @@ impl Plan {
             self.shards
         ));
         let args: Vec<String> = self.study_args.iter().map(|a| quote(a)).collect();
+        // eval's shard checkpoint is its --cache (always resumed).
+        let checkpoint = match self.command {
+            "eval" => "--cache",
+            _ => "--checkpoint",
+        };
+        let resume = match self.command {
+            "eval" => "",
+            _ => " --resume",
+        };
         s.push_str(&format!(
-            "exec {} --quiet --threads {} {} {} \\\n  --shard \"$K/{}\" --out {}\"$K\".json \\\n  --checkpoint {}\"$K\".ckpt --resume\n",
+            "exec {} --quiet --threads {} {} {} \\\n  --shard \"$K/{}\" --out {}\"$K\".json \\\n  {checkpoint} {}\"$K\".ckpt{resume}\n",
             self.binary(),
             self.cpus,
             self.command,
