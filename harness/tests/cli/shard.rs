@@ -272,3 +272,104 @@ fn witness_shards_merge_to_the_single_run() {
         std::fs::read(d("r.csv")).unwrap()
     );
 }
+
+#[test]
+fn slurm_dry_run_prints_the_scripts() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = ok(&[
+        "slurm",
+        "solvability",
+        "--shards",
+        "4",
+        "--out",
+        s(&run),
+        "--partition",
+        "cpu",
+        "--time",
+        "1:00:00",
+        "--cpus-per-task",
+        "3",
+        "--account",
+        "proj",
+        "--mem",
+        "2G",
+        "--max-running",
+        "2",
+        "--sbatch-option=--qos=long",
+        "--dry-run",
+        "--",
+        "--tier",
+        "ball",
+        "--templates",
+        "0-4",
+    ]);
+    for want in [
+        "#SBATCH --array=1-4%2",
+        "#SBATCH --cpus-per-task=3",
+        "#SBATCH --mem=2G",
+        "#SBATCH --partition=cpu",
+        "#SBATCH --time=1:00:00",
+        "#SBATCH --account=proj",
+        "#SBATCH --qos=long",
+        "#SBATCH --requeue",
+        "--threads 3 solvability --tier ball --templates 0-4",
+        "--shard \"$K/4\"",
+        "--checkpoint",
+        "--resume",
+        " merge \"${parts[@]}\" --out ",
+        "solvability.csv --summary ",
+        "--dependency=afterok:",
+    ] {
+        assert!(out.contains(want), "{want:?} missing from:\n{out}");
+    }
+    // The merge job takes one CPU and no --mem of the shards'.
+    let merge_script = out.split("merge.sbatch\n").nth(1).unwrap();
+    assert!(
+        merge_script.contains("#SBATCH --cpus-per-task=1"),
+        "{merge_script}"
+    );
+    assert!(!merge_script.contains("--mem"), "{merge_script}");
+    assert!(!run.exists(), "a dry run wrote {}", run.display());
+    // Options rephyre slurm sets itself, bad study arguments and bad knobs are one-line errors.
+    let base = [
+        "slurm",
+        "diversity",
+        "--shards",
+        "2",
+        "--out",
+        s(&run),
+        "--dry-run",
+    ];
+    let e = fails(&[&base[..], &["--", "--tier", "ball", "--out", "x.csv"]].concat());
+    assert!(e.contains("--out is set by rephyre slurm"), "{e}");
+    let e = fails(&[&base[..], &["--", "--tier", "bal"]].concat());
+    assert!(
+        e.contains("the diversity arguments after --") && e.contains("bal"),
+        "{e}"
+    );
+    let e = fails(&[&base[..], &["--partition", "a b", "--", "--tier", "ball"]].concat());
+    assert!(e.contains("--partition"), "{e}");
+    fails(&[
+        "slurm",
+        "diversity",
+        "--shards",
+        "0",
+        "--out",
+        s(&run),
+        "--",
+        "--tier",
+        "ball",
+    ]);
+    fails(&[
+        "slurm",
+        "bogus",
+        "--shards",
+        "2",
+        "--out",
+        s(&run),
+        "--",
+        "--tier",
+        "ball",
+    ]);
+}
