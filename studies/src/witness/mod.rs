@@ -678,7 +678,7 @@ fn witness_args(tasks: &[(&Task, Tier)], params: &Params, retry: Option<&Path>) 
     Ok(a)
 }
 
-/// Run shard `shard` of a search (the arguments of [`search`], and the `--retry` file if any).
+/// Run shard `shard` of a search (the arguments of [`search()`], and the `--retry` file if any).
 #[allow(clippy::too_many_arguments)]
 pub fn run_shard(
     set: &TaskSet,
