@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use studies::shard::Shard;
 use tasks::Tier;
 
 const MAIN_EXAMPLES: &str = "\
@@ -71,6 +72,116 @@ pub enum Command {
     /// Find one stable solution per task (a proof that it is solvable), or re-check a file of them.
     #[command(after_help = WITNESS_EXAMPLES)]
     Witness(WitnessArgs),
+    /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+    /// Run a study sharded on a Slurm cluster: submit a job array of its shards and a merge job
+    /// that runs after them.
+    #[command(after_help = SLURM_EXAMPLES)]
+    Slurm(SlurmArgs),
+}
+
+const SLURM_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre slurm solvability --shards 64 --partition cpu --time 4:00:00 --cpus-per-task 8 \\
+      --out runs/ball -- --tier ball
+  rephyre slurm diversity --shards 200 --cpus-per-task 16 --account myproj --out runs/div \\
+      -- --tier ball --samples 1000000
+  rephyre slurm solvability --shards 4 --out runs/t --dry-run -- --tier ball --templates 0-4
+
+Writes DIR/array.sbatch (one array task per shard: `rephyre COMMAND ARGS --shard K/N`, its part in
+DIR/parts/, its checkpoint in DIR/checkpoints/, resumed when Slurm requeues or restarts the task)
+and DIR/merge.sbatch (`rephyre merge`, submitted with --dependency=afterok on the array), and
+submits both with sbatch. The report lands in DIR: COMMAND.csv, and solvability.md or
+diversity.svg. DIR must be on a filesystem every node sees; the rephyre binary too (--rephyre).
+--dry-run prints the two scripts and submits nothing.";
+
+/// The studies `rephyre slurm` runs sharded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShardedCommand {
+    Solvability,
+    Diversity,
+    RandomCurve,
+    Parity,
+    Witness,
+    /// The agents' outcome tables (`eval --shard`): the merge writes the cache DIR/eval.<tier>.ckpt.
+    EvalTables,
+}
+
+/// Arguments of `rephyre slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The study to run.
+    #[arg(value_enum)]
+    pub command: ShardedCommand,
+    /// Number of shards (array tasks).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub shards: u32,
+    /// Working folder (shared by every node): scripts, parts, checkpoints, logs and the report.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Slurm partition (sbatch --partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit of each array task (sbatch --time, e.g. 2:00:00).
+    #[arg(long, value_name = "TIME")]
+    pub time: Option<String>,
+    /// CPUs per array task (sbatch --cpus-per-task); the shard uses as many threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus_per_task: u32,
+    /// Account to charge (sbatch --account).
+    #[arg(long)]
+    pub account: Option<String>,
+    /// Memory per array task (sbatch --mem, e.g. 2G).
+    #[arg(long)]
+    pub mem: Option<String>,
+    /// Most array tasks running at once (the array's %M).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_running: Option<u32>,
+    /// Any other sbatch option for both jobs, e.g. --sbatch-option=--qos=long (repeatable).
+    #[arg(long, value_name = "OPTION", allow_hyphen_values = true)]
+    pub sbatch_option: Vec<String>,
+    /// The rephyre binary the jobs run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub rephyre: Option<PathBuf>,
+    /// Print the job scripts and the sbatch commands; write and submit nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The study's own arguments, after `--` (not --out, --summary, --plot, --shard,
+    /// --checkpoint or --resume: rephyre slurm sets those).
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+const MERGE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre solvability --tier ball --shard 1/2 --out part-1.json
+  rephyre solvability --tier ball --shard 2/2 --out part-2.json
+  rephyre merge part-1.json part-2.json --out ball.csv --summary ball.md
+  rephyre merge parts/*.json --out diversity.csv --plot diversity.svg
+
+The report is byte for byte the one the same command gives without --shard, whatever the number
+of shards. Parts of different runs (command, arguments, tasks, rephyre version), a missing part
+and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.";
+
+/// Arguments of `rephyre merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The part files (what each shard wrote with --out), in any order.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// The report (the CSV of the command the shards ran; parity: its Markdown report).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown summary (solvability, witness).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG plot (diversity, random-curve).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print the summary as one JSON object (parity).
+    #[arg(long)]
+    pub json: bool,
 }
 
 const EVAL_EXAMPLES: &str = "\
@@ -127,9 +238,14 @@ pub struct EvalArgs {
     /// any --actions of the same --seed: a larger set computes only the columns it lacks.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
-    /// Per-fold results (CSV).
+    /// Per-fold results (CSV); with --shard, the shard's part file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Compute only part K of N of the outcome tables (not the agents) and write it to --out
+    /// (--cache FILE is then the shard's checkpoint); `rephyre merge PARTS --out CACHE` makes the
+    /// cache that `rephyre eval --cache CACHE` evaluates from.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// Markdown table shaped like the paper's Table 1.
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
@@ -436,6 +552,16 @@ pub struct CheckpointArgs {
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = 10.0)]
     pub checkpoint_secs: f64,
+    /// Run only part K of N of the job (1 <= K <= N; e.g. a Slurm array task's
+    /// $SLURM_ARRAY_TASK_ID/N) and write that part's result to --out; `rephyre merge` combines
+    /// the N parts into the single run's report. The split does not depend on the machine.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// Parse `--shard K/N` for clap.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s).map_err(|e| e.to_string())
 }
 
 const DIVERSITY_EXAMPLES: &str = "\
@@ -513,6 +639,8 @@ pub struct RandomCurveArgs {
     /// SVG plot (log-scaled attempts axis).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 const BENCH_EXAMPLES: &str = "\

@@ -89,10 +89,21 @@ impl Ctx {
         if !(c.checkpoint_secs > 0.0 && c.checkpoint_secs < 1e6) {
             bail!("--checkpoint-secs must be a positive number of seconds");
         }
+        // A line on stderr when a run goes on from a checkpoint (e.g. a requeued array task).
+        let on_resume = c.checkpoint.clone().map(|path| {
+            std::sync::Arc::new(move |finished: u64, in_progress: u64| {
+                eprintln!(
+                    "rephyre: resuming from checkpoint {}: {finished} work units finished, \
+                     {in_progress} in progress",
+                    path.display()
+                )
+            }) as std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>
+        });
         Ok(RunConfig {
             checkpoint: c.checkpoint.clone(),
             resume: c.resume,
             checkpoint_every: std::time::Duration::from_secs_f64(c.checkpoint_secs),
+            on_resume,
             ..self.run_config_plain()
         })
     }

@@ -13,10 +13,12 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
+use crate::shard::{self, arg, Args, Part, RunId, Shard};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use tasks::rng::stream_of;
-use tasks::{sample_action, simulate, validate_action, SimOptions, Task, Tier};
+use tasks::{sample_action, simulate, validate_action, SimOptions, Task, TaskSet, Tier};
 
 /// Actions per runner task.
 const CHUNK: u64 = 500;
@@ -163,8 +165,8 @@ pub struct Report {
     pub templates: Vec<TemplateHistogram>,
 }
 
-/// Run the study on `tasks` (grouped by template in the order given).
-pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report> {
+/// The job of the study on `tasks` (grouped by template in the order given).
+fn job<'a>(tasks: Vec<&'a Task>, params: Params) -> Result<Job<'a>> {
     let fingerprint = format!(
         "diversity-2 rephyre-{} tier={} seed={} samples={} {}",
         env!("CARGO_PKG_VERSION"),
@@ -181,15 +183,25 @@ pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report>
             _ => templates.push((name, vec![t])),
         }
     }
-    let job = Job {
+    Ok(Job {
         fingerprint,
         tier: params.tier,
         seed: params.seed,
         samples: params.samples,
         templates,
         chunks_per_template: params.samples.div_ceil(CHUNK),
-    };
+    })
+}
+
+/// Run the study on `tasks` (grouped by template in the order given).
+pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report> {
+    let job = job(tasks, params)?;
     let states = runner::run(&job, cfg)?;
+    Ok(report(&job, params, &states))
+}
+
+/// The report of the final states of every chunk (a whole run's or merged shards').
+fn report(job: &Job, params: Params, states: &[ChunkState]) -> Report {
     // Sum the chunks of each template.
     let mut hists: Vec<Vec<u64>> = job
         .templates
@@ -202,7 +214,7 @@ pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report>
             hists[template][k] += n;
         }
     }
-    Ok(Report {
+    Report {
         params,
         templates: job
             .templates
@@ -214,7 +226,60 @@ pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report>
                 hist,
             })
             .collect(),
-    })
+    }
+}
+
+/// The name of the study in part files.
+pub const COMMAND: &str = "diversity";
+
+impl Params {
+    /// The canonical arguments of a run with these parameters.
+    pub fn args(&self) -> Args {
+        let mut a = Args::new();
+        a.insert("tier".into(), self.tier.to_string());
+        a.insert("seed".into(), self.seed.to_string());
+        a.insert("samples".into(), self.samples.to_string());
+        a
+    }
+
+    /// The parameters of [`Params::args`].
+    pub fn from_args(a: &Args) -> Result<Params> {
+        let tier: String = arg(a, "tier")?;
+        Ok(Params {
+            tier: Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?,
+            seed: arg(a, "seed")?,
+            samples: arg(a, "samples")?,
+        })
+    }
+}
+
+/// Run shard `shard` of the study. The runner tasks are (template, chunk of actions) in template
+/// order, so the shards split every template's actions between them: one template spreads over
+/// as many shards as it has chunks (`samples` / 500).
+pub fn run_shard(
+    tasks: Vec<&Task>,
+    params: Params,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<ChunkState>> {
+    let id = RunId {
+        command: COMMAND.to_string(),
+        args: params.args(),
+        task_ids: shard::task_ids(&tasks),
+    };
+    let job = job(tasks, params)?;
+    shard::run_shard(&job, id, shard, cfg)
+}
+
+/// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the single run's
+/// report; the tasks are looked up in `set`.
+pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<ChunkState>)>) -> Result<Report> {
+    let first = parts[0].0.clone();
+    let (run, fingerprint, states) = shard::merge_states(parts);
+    let params = Params::from_args(&run.args)?;
+    let job = job(shard::lookup_tasks(set, &run)?, params)?;
+    shard::check_rebuilt(&job, &fingerprint, &first)?;
+    Ok(report(&job, params, &states))
 }
 
 impl Report {

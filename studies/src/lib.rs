@@ -12,6 +12,8 @@
 //! - [`witness`]: the search for one stable solution per task, and its verification.
 //! - [`evaluation`]: the agents on the paper's setups and folds, over the status table of their fixed action set.
 //! - [`bench`]: timing the simulation of a reference table's rows.
+//! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
+//!   the single run's report, byte for byte.
 //!
 //! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision and the
 //! intervals) and [`files`] (atomic writes).
@@ -24,6 +26,7 @@ pub mod parity;
 pub mod random_curve;
 pub mod runner;
 pub mod selection;
+pub mod shard;
 pub mod solvability;
 pub mod stats;
 pub mod witness;

@@ -4,13 +4,16 @@
 //! independent runs.
 
 use crate::runner::{self, RunConfig, TaskJob};
+use crate::selection::tasks_fingerprint;
+use crate::shard::{self, arg, Args, Part, RunId, Shard};
 use crate::stats::mean_and_sample_std;
 use agents::auccess::{auccess, success_curve, SolvedAt};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use tasks::rng::{stream_of, uniform_vector};
-use tasks::{simulate, validate_action, SimOptions, Task, Tier};
+use tasks::{simulate, validate_action, SimOptions, Task, TaskSet, Tier};
 
 /// Draws per valid attempt allowed before a run on a task gives up (only a task where nearly
 /// every action is invalid gets there; its remaining attempts count as unsolved).
@@ -49,6 +52,8 @@ struct Job<'a> {
     runs: u32,
     attempts: u32,
     seed: u64,
+    /// The tasks' content ([`tasks_fingerprint`]).
+    content: String,
 }
 
 impl TaskJob for Job<'_> {
@@ -60,8 +65,13 @@ impl TaskJob for Job<'_> {
 
     fn fingerprint(&self) -> String {
         format!(
-            "random-curve-1 {} {} {} {}",
-            self.tier, self.runs, self.attempts, self.seed
+            "random-curve-1 rephyre-{} {} {} {} {} {}",
+            env!("CARGO_PKG_VERSION"),
+            self.tier,
+            self.runs,
+            self.attempts,
+            self.seed,
+            self.content
         )
     }
 
@@ -128,16 +138,26 @@ pub struct Report {
     pub points: Vec<(u32, f64, f64)>,
 }
 
-/// Run the random agent `params.runs` times on every task of `tasks`.
-pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report> {
-    let job = Job {
+fn job(tasks: Vec<&Task>, params: Params) -> Result<Job<'_>> {
+    Ok(Job {
+        content: tasks_fingerprint(&tasks)?,
         tasks,
         tier: params.tier,
         runs: params.runs,
         attempts: params.attempts,
         seed: params.seed,
-    };
+    })
+}
+
+/// Run the random agent `params.runs` times on every task of `tasks`.
+pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report> {
+    let job = job(tasks, params)?;
     let states = runner::run(&job, cfg)?;
+    Ok(report(params, &states))
+}
+
+/// The report of every task's final state (a whole run's or merged shards').
+fn report(params: Params, states: &[TaskState]) -> Report {
     let solved_in = |r: usize| -> Vec<SolvedAt> { states.iter().map(|s| s.solved_at[r]).collect() };
     let curves: Vec<Vec<f64>> = (0..params.runs as usize)
         .map(|r| success_curve(&solved_in(r), params.attempts))
@@ -152,13 +172,66 @@ pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Report>
             (k as u32 + 1, m, sd)
         })
         .collect();
-    Ok(Report {
+    Report {
         params,
-        tasks: job.tasks.len(),
+        tasks: states.len(),
         curves,
         aucs,
         points,
-    })
+    }
+}
+
+/// The name of the study in part files.
+pub const COMMAND: &str = "random-curve";
+
+impl Params {
+    /// The canonical arguments of a run with these parameters.
+    pub fn args(&self) -> Args {
+        let mut a = Args::new();
+        a.insert("tier".into(), self.tier.to_string());
+        a.insert("runs".into(), self.runs.to_string());
+        a.insert("attempts".into(), self.attempts.to_string());
+        a.insert("seed".into(), self.seed.to_string());
+        a
+    }
+
+    /// The parameters of [`Params::args`].
+    pub fn from_args(a: &Args) -> Result<Params> {
+        let tier: String = arg(a, "tier")?;
+        Ok(Params {
+            tier: Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?,
+            runs: arg(a, "runs")?,
+            attempts: arg(a, "attempts")?,
+            seed: arg(a, "seed")?,
+        })
+    }
+}
+
+/// Run shard `shard` of the study (one work unit per task, all its runs).
+pub fn run_shard(
+    tasks: Vec<&Task>,
+    params: Params,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<TaskState>> {
+    let id = RunId {
+        command: COMMAND.to_string(),
+        args: params.args(),
+        task_ids: shard::task_ids(&tasks),
+    };
+    let job = job(tasks, params)?;
+    shard::run_shard(&job, id, shard, cfg)
+}
+
+/// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the single run's
+/// report; the tasks are looked up in `set`.
+pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<TaskState>)>) -> Result<Report> {
+    let first = parts[0].0.clone();
+    let (run, fingerprint, states) = shard::merge_states(parts);
+    let params = Params::from_args(&run.args)?;
+    let job = job(shard::lookup_tasks(set, &run)?, params)?;
+    shard::check_rebuilt(&job, &fingerprint, &first)?;
+    Ok(report(params, &states))
 }
 
 impl Report {

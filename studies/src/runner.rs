@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -66,6 +66,9 @@ pub struct RunConfig {
     pub checkpoint_every: Duration,
     /// Where progress goes (`None`: nowhere).
     pub progress: Option<Arc<dyn Progress>>,
+    /// Told, when a run resumes from a checkpoint it accepted, how many tasks the checkpoint
+    /// holds finished and how many part-way (`None`: no one).
+    pub on_resume: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
 }
 
 impl std::fmt::Debug for RunConfig {
@@ -76,6 +79,7 @@ impl std::fmt::Debug for RunConfig {
             .field("resume", &self.resume)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("progress", &self.progress.is_some())
+            .field("on_resume", &self.on_resume.is_some())
             .finish()
     }
 }
@@ -88,6 +92,7 @@ impl Default for RunConfig {
             resume: false,
             checkpoint_every: Duration::from_secs(5),
             progress: None,
+            on_resume: None,
         }
     }
 }
@@ -138,6 +143,14 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                     .with_context(|| format!("corrupt checkpoint: task {t} out of range"))?;
                 let done = job.restored_finished(t as usize, done, &s);
                 *slot = Some((done, s));
+            }
+            if let Some(tell) = &cfg.on_resume {
+                let finished = slots
+                    .iter()
+                    .filter(|x| matches!(x, Some((true, _))))
+                    .count();
+                let started = slots.iter().filter(|x| x.is_some()).count();
+                tell(finished as u64, (started - finished) as u64);
             }
         }
     }
@@ -224,6 +237,25 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .into_iter()
         .map(|s| s.map(|(_, st)| st).unwrap_or_default())
         .collect())
+}
+
+/// Write to `path` the checkpoint a finished run of `job` leaves behind, every task finished with
+/// its state of `states` (in task order): the same bytes as [`run`]'s last checkpoint, so a later
+/// run resumed from it has nothing left to do. Merged shards become a cache this way.
+pub fn write_finished<J: TaskJob>(job: &J, states: Vec<J::State>, path: &Path) -> Result<()> {
+    if states.len() != job.len() {
+        bail!("{} states for a job of {} tasks", states.len(), job.len());
+    }
+    let cp = Checkpoint {
+        format: CHECKPOINT_FORMAT.to_string(),
+        fingerprint: job.fingerprint(),
+        tasks: states
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (i as u32, true, s))
+            .collect(),
+    };
+    write_atomic(path, serde_json::to_string(&cp)?.as_bytes())
 }
 
 /// A worker pool of `threads` threads (`None`: one per core): the pool of every study.

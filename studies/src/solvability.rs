@@ -15,15 +15,17 @@
 use crate::action_text;
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
+use crate::shard::{self, arg, Args, Part, RunId, Shard};
 use crate::stats::{decide, Decision};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use tasks::rng::{stream_of, uniform_vector};
 use tasks::{
     check_action_space, simulated_status, stability_of_valid, validate_action, Stability, Task,
-    Tier,
+    TaskSet, Tier,
 };
 
 /// Stable solutions stored per task.
@@ -89,6 +91,39 @@ impl Params {
             batch,
             seed,
         })
+    }
+}
+
+impl Params {
+    /// The canonical arguments of a run with these parameters (a sharded run's part records
+    /// them; floats in Rust's round-trip form).
+    pub fn args(&self) -> Args {
+        let mut a = Args::new();
+        a.insert("tier".into(), self.tier.to_string());
+        a.insert("p0".into(), format!("{:?}", self.p0));
+        a.insert("alpha".into(), format!("{:?}", self.alpha));
+        a.insert("min_valid".into(), self.min_valid.to_string());
+        a.insert("min_solutions".into(), self.min_solutions.to_string());
+        a.insert("max_valid".into(), self.max_valid.to_string());
+        a.insert("batch".into(), self.batch.to_string());
+        a.insert("seed".into(), self.seed.to_string());
+        a
+    }
+
+    /// The parameters of [`Params::args`].
+    pub fn from_args(a: &Args) -> Result<Params> {
+        let tier: String = arg(a, "tier")?;
+        let tier = Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?;
+        Params::new(
+            tier,
+            Some(arg(a, "p0")?),
+            arg(a, "alpha")?,
+            arg(a, "min_valid")?,
+            arg(a, "min_solutions")?,
+            Some(arg(a, "max_valid")?),
+            arg(a, "batch")?,
+            arg(a, "seed")?,
+        )
     }
 }
 
@@ -535,11 +570,46 @@ pub fn summary_markdown(p: &Params, rows: &[Row]) -> String {
 pub fn run(tasks: Vec<&Task>, params: Params, cfg: &RunConfig) -> Result<Vec<Row>> {
     let job = Job::new(tasks, params)?;
     let states = runner::run(&job, cfg)?;
-    Ok(states
+    Ok(rows(&job, &states))
+}
+
+/// The rows of the final states of every task (a whole run's or merged shards').
+fn rows(job: &Job, states: &[TaskState]) -> Vec<Row> {
+    states
         .iter()
         .enumerate()
-        .map(|(t, s)| row(&job, t, s))
-        .collect())
+        .map(|(t, s)| row(job, t, s))
+        .collect()
+}
+
+/// The name of the study in part files.
+pub const COMMAND: &str = "solvability";
+
+/// Run shard `shard` of the study on `tasks` (one runner task per task).
+pub fn run_shard(
+    tasks: Vec<&Task>,
+    params: Params,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<TaskState>> {
+    let id = RunId {
+        command: COMMAND.to_string(),
+        args: params.args(),
+        task_ids: shard::task_ids(&tasks),
+    };
+    let job = Job::new(tasks, params)?;
+    shard::run_shard(&job, id, shard, cfg)
+}
+
+/// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the parameters and
+/// rows of the single run; the tasks are looked up in `set`.
+pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<TaskState>)>) -> Result<(Params, Vec<Row>)> {
+    let first = parts[0].0.clone();
+    let (run, fingerprint, states) = shard::merge_states(parts);
+    let params = Params::from_args(&run.args)?;
+    let job = Job::new(shard::lookup_tasks(set, &run)?, params.clone())?;
+    shard::check_rebuilt(&job, &fingerprint, &first)?;
+    Ok((params, rows(&job, &states)))
 }
 
 #[cfg(test)]

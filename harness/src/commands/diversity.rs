@@ -1,14 +1,20 @@
 //! `rephyre diversity`: [`studies::diversity`] on the selected tasks; writes the CSV histogram and
-//! the plot and prints a line per template.
+//! the plot and prints a line per template. With `--shard K/N` it runs part K of N (a share of
+//! every template's actions) and writes the part file to `--out` instead.
 
 use crate::cli::DiversityArgs;
 use crate::context::Ctx;
 use anyhow::Result;
-use studies::diversity::Params;
+use std::path::Path;
+use studies::diversity::{Params, Report};
 use studies::files::write_atomic;
+use studies::shard::write_part;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
+    if a.ckpt.shard.is_some() {
+        super::merge::no_report_options(&[("--plot", a.plot.is_some())])?;
+    }
     let outputs = [
         Some(a.out.as_path()),
         a.plot.as_deref(),
@@ -20,15 +26,27 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
         seed: a.sample.seed,
         samples: a.samples,
     };
+    if let Some(shard) = a.ckpt.shard {
+        let part = studies::diversity::run_shard(tasks, params, shard, &cfg)?;
+        write_part(&a.out, &part)?;
+        return super::merge::shard_done(shard, part.states.len(), &a.out);
+    }
     let report = studies::diversity::run(tasks, params, &cfg)?;
-    write_atomic(&a.out, &report.csv_bytes()?)?;
-    if let Some(p) = &a.plot {
+    write_report(&report, &a.out, a.plot.as_deref())
+}
+
+/// Write the CSV (and the plot) of a finished run and print a line per template: the end of a
+/// run and of a merge.
+pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<()> {
+    let samples = report.params.samples;
+    write_atomic(out, &report.csv_bytes()?)?;
+    if let Some(p) = plot {
         let series: Vec<(String, Vec<u64>)> = report
             .templates
             .iter()
             .map(|t| (t.template.clone(), t.hist.clone()))
             .collect();
-        let svg = super::plot::diversity_svg(a.tier, a.samples, &series)?;
+        let svg = super::plot::diversity_svg(report.params.tier, samples, &series)?;
         write_atomic(p, svg.as_bytes())?;
     }
     for t in &report.templates {
@@ -36,10 +54,10 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
             "{}: {} tasks; {:.4} % of actions solve at least one, mean tasks solved per action {:.4}",
             t.template,
             t.tasks,
-            t.solving_percent(a.samples),
-            t.mean_tasks_solved(a.samples)
+            t.solving_percent(samples),
+            t.mean_tasks_solved(samples)
         );
     }
-    println!("-> {}", a.out.display());
+    println!("-> {}", out.display());
     Ok(())
 }

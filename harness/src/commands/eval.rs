@@ -6,9 +6,12 @@ use crate::cli::{AgentChoice, CompareArgs, EvalArgs, SplitChoice};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use studies::evaluation::{
-    check_one_agent, read_results, table_markdown, AgentKind, EvalSplit, Params,
+    check_one_agent, read_results, table_markdown, table_shard as table_shard_of, table_tiers,
+    AgentKind, EvalSplit, Params,
 };
 use studies::files::{check_writable, write_atomic};
+use studies::runner::RunConfig;
+use studies::shard::{write_part, Shard};
 
 /// Parse `--folds`: folds 0-9 as a list and ranges, e.g. `0-9` or `0,3,5`.
 fn parse_folds(text: &str) -> Result<Vec<u32>> {
@@ -53,6 +56,9 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if a.actions == 0 {
         bail!("--actions must be at least 1");
     }
+    if let Some(shard) = a.shard {
+        return table_shard(ctx, &a, &params, shard);
+    }
     for p in [Some(a.out.as_path()), a.table.as_deref(), a.plot.as_deref()]
         .into_iter()
         .flatten()
@@ -84,6 +90,29 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `eval --shard K/N`: shard K of the outcome tables the setups need (the agents, folds and split
+/// do not enter it), written to --out as a part; --cache FILE is the shard's checkpoint.
+/// `rephyre merge` turns the parts into the cache `eval --cache` reads.
+fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result<()> {
+    super::merge::no_report_options(&[
+        ("--table", a.table.is_some()),
+        ("--plot", a.plot.is_some()),
+    ])?;
+    check_writable(&a.out)?;
+    if let Some(c) = &a.cache {
+        check_writable(c)?;
+    }
+    let cfg = RunConfig {
+        checkpoint: a.cache.clone(),
+        resume: a.cache.is_some(),
+        ..ctx.run_config_plain()
+    };
+    let tiers = table_tiers(&params.setups);
+    let part = table_shard_of(ctx.task_set()?, &tiers, a.actions, a.seed, shard, &cfg)?;
+    write_part(&a.out, &part)?;
+    super::merge::shard_done(shard, part.states.len(), &a.out)
 }
 
 pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {

@@ -4,11 +4,13 @@ pub mod audit;
 pub mod bench;
 pub mod diversity;
 pub mod eval;
+pub mod merge;
 pub mod parity;
 pub mod plot;
 pub mod random_curve;
 pub mod render;
 pub mod simulate;
+pub mod slurm;
 pub mod solvability;
 pub mod tasks_cmd;
 pub mod witness;
@@ -34,5 +36,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => eval::compare(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),
+        Command::Merge(a) => merge::run(&ctx, a),
+        Command::Slurm(a) => slurm::run(&ctx, a),
     }
 }

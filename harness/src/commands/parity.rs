@@ -4,31 +4,50 @@
 use crate::cli::ParityArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use std::path::Path;
 use studies::files::write_atomic;
-use studies::parity::{builtin_reference, Params};
+use studies::parity::{Params, ParityReport, ReferenceSource};
+use studies::shard::write_part;
 
 pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs: Vec<&std::path::Path> = a.out.as_deref().into_iter().collect();
     outputs.extend(cfg.checkpoint.as_deref());
     check_outputs(outputs)?;
-    let text = match &a.reference {
-        Some(p) => std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read reference file {}", p.display()))?,
-        None => builtin_reference()?,
+    let source = match &a.reference {
+        Some(p) => ReferenceSource::File(p.clone()),
+        None => ReferenceSource::Builtin,
     };
     let set = ctx.task_set()?;
     let params = Params {
         random_per_task: a.random_per_task,
         random_per_task_2b: a.random_per_task_2b.unwrap_or(a.random_per_task),
     };
-    let report = studies::parity::run(set, &text, params, &cfg)?;
-    if let Some(o) = &a.out {
+    if let Some(shard) = a.ckpt.shard {
+        if a.json {
+            bail!("--json is printed by `rephyre merge --json`, not by a --shard run");
+        }
+        let out = a
+            .out
+            .as_deref()
+            .context("a --shard run needs --out FILE for its part")?;
+        let part = studies::parity::run_shard(set, &source, params, shard, &cfg)?;
+        write_part(out, &part)?;
+        return super::merge::shard_done(shard, part.states.len(), out);
+    }
+    let report = studies::parity::run(set, &source.read()?, params, &cfg)?;
+    write_report(&report, a.out.as_deref(), a.json)
+}
+
+/// Write the Markdown report (if asked) and print the summary, as JSON or as a table: the end of
+/// a run and of a merge.
+pub fn write_report(report: &ParityReport, out: Option<&Path>, json: bool) -> Result<()> {
+    if let Some(o) = out {
         write_atomic(o, report.to_markdown().as_bytes())?;
     }
     let s = report.summary();
-    if a.json {
+    if json {
         println!("{}", serde_json::to_string(&s)?);
         return Ok(());
     }

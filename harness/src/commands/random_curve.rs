@@ -4,12 +4,22 @@
 use crate::cli::RandomCurveArgs;
 use crate::context::Ctx;
 use anyhow::Result;
+use std::path::Path;
 use studies::files::write_atomic;
-use studies::random_curve::Params;
+use studies::random_curve::{Params, Report};
+use studies::shard::write_part;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
-    let outputs = [Some(a.out.as_path()), a.plot.as_deref()];
+    let cfg = ctx.run_config(&a.ckpt)?;
+    if a.ckpt.shard.is_some() {
+        super::merge::no_report_options(&[("--plot", a.plot.is_some())])?;
+    }
+    let outputs = [
+        Some(a.out.as_path()),
+        a.plot.as_deref(),
+        a.ckpt.checkpoint.as_deref(),
+    ];
     let tasks = ctx.sample_tasks(&outputs, a.tier, &a.sample)?;
     let params = Params {
         tier: a.tier,
@@ -17,10 +27,26 @@ pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
         attempts: a.attempts,
         seed: a.sample.seed,
     };
-    let report = studies::random_curve::run(tasks, params, &ctx.run_config_plain())?;
-    write_atomic(&a.out, report.csv_text().as_bytes())?;
-    if let Some(p) = &a.plot {
-        let svg = super::plot::curve_svg(a.tier, report.tasks, a.runs, &report.points)?;
+    if let Some(shard) = a.ckpt.shard {
+        let part = studies::random_curve::run_shard(tasks, params, shard, &cfg)?;
+        write_part(&a.out, &part)?;
+        return super::merge::shard_done(shard, part.states.len(), &a.out);
+    }
+    let report = studies::random_curve::run(tasks, params, &cfg)?;
+    write_report(&report, &a.out, a.plot.as_deref())
+}
+
+/// Write the CSV (and the plot) of a finished run and print the last point and the AUCCESS: the
+/// end of a run and of a merge.
+pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<()> {
+    let (tier, runs, attempts) = (
+        report.params.tier,
+        report.params.runs,
+        report.params.attempts,
+    );
+    write_atomic(out, report.csv_text().as_bytes())?;
+    if let Some(p) = plot {
+        let svg = super::plot::curve_svg(tier, report.tasks, runs, &report.points)?;
         write_atomic(p, svg.as_bytes())?;
     }
     let (auc_m, auc_sd) = mean_and_sample_std(&report.aucs);
@@ -28,13 +54,13 @@ pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
     println!(
         "{} tasks, {} runs: solved within {} attempts {:.4} ± {:.4}; AUCCESS {:.4} ± {:.4} -> {}",
         report.tasks,
-        a.runs,
-        a.attempts,
+        runs,
+        attempts,
         last.1,
         last.2,
         auc_m,
         auc_sd,
-        a.out.display()
+        out.display()
     );
     Ok(())
 }

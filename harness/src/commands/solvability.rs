@@ -1,10 +1,13 @@
 //! `rephyre solvability`: [`studies::solvability`] on the selected tasks; writes the CSV and the
-//! Markdown summary and prints the counts.
+//! Markdown summary and prints the counts. With `--shard K/N` it runs part K of N and writes the
+//! part file to `--out` instead; `rephyre merge` turns the parts into the same report.
 
 use crate::cli::SolvabilityArgs;
 use crate::context::Ctx;
 use anyhow::Result;
+use std::path::Path;
 use studies::files::write_atomic;
+use studies::shard::write_part;
 use studies::solvability::{csv_bytes, summary_markdown, Params, Row};
 
 pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
@@ -19,6 +22,9 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         a.seed,
     )?;
     let cfg = ctx.run_config(&a.ckpt)?;
+    if a.ckpt.shard.is_some() {
+        super::merge::no_report_options(&[("--summary", a.summary.is_some())])?;
+    }
     let tasks = ctx.study_tasks(
         &[
             Some(a.out.as_path()),
@@ -29,10 +35,21 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         a.templates.as_deref(),
         a.tasks_per_template,
     )?;
+    if let Some(shard) = a.ckpt.shard {
+        let part = studies::solvability::run_shard(tasks, params, shard, &cfg)?;
+        write_part(&a.out, &part)?;
+        return super::merge::shard_done(shard, part.states.len(), &a.out);
+    }
     let rows = studies::solvability::run(tasks, params.clone(), &cfg)?;
-    write_atomic(&a.out, &csv_bytes(params.tier, &rows)?)?;
-    if let Some(sum) = &a.summary {
-        write_atomic(sum, summary_markdown(&params, &rows).as_bytes())?;
+    report(&params, &rows, &a.out, a.summary.as_deref())
+}
+
+/// Write the CSV (and the summary) of finished rows and print the counts: the end of a run and
+/// of a merge.
+pub fn report(params: &Params, rows: &[Row], out: &Path, summary: Option<&Path>) -> Result<()> {
+    write_atomic(out, &csv_bytes(params.tier, rows)?)?;
+    if let Some(sum) = summary {
+        write_atomic(sum, summary_markdown(params, rows).as_bytes())?;
     }
     let count = |f: fn(&Row) -> bool| rows.iter().filter(|r| f(r)).count();
     let build_errors: u64 = rows.iter().map(|r| r.state.build_errors).sum();
@@ -46,7 +63,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         count(|r| r.bad_stable),
         count(|r| !r.good_stable && !r.bad_stable),
         count(|r| r.trivial),
-        a.out.display()
+        out.display()
     );
     Ok(())
 }

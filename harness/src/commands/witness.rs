@@ -8,9 +8,10 @@ use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use studies::files::write_atomic;
+use studies::shard::write_part;
 use studies::witness::{
-    csv_bytes, parse_witnesses, retry_tasks, search, select_tasks, sibling_witnesses,
-    summary_markdown, verify_rows, Params,
+    csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
+    summary_markdown, verify_rows, Job, Params, WitnessState,
 };
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<()> {
@@ -55,6 +56,9 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if a.budget == Some(0) {
         bail!("--budget must be positive");
     }
+    if a.ckpt.shard.is_some() {
+        super::merge::no_report_options(&[("--summary", a.summary.is_some())])?;
+    }
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs = vec![out.as_path()];
     outputs.extend(a.summary.as_deref());
@@ -88,10 +92,27 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         seed: a.seed,
         no_seeds: a.no_seeds,
     };
+    if let Some(shard) = a.ckpt.shard {
+        let retry = a.retry.as_deref();
+        let part = run_shard(set, tasks, kept, &siblings, &params, retry, shard, &cfg)?;
+        write_part(out, &part)?;
+        return super::merge::shard_done(shard, part.states.len(), out);
+    }
     let (job, states) = search(set, tasks, kept, &siblings, &params, &cfg)?;
-    write_atomic(out, &csv_bytes(&job, &states)?)?;
-    if let Some(sum) = &a.summary {
-        write_atomic(sum, summary_markdown(&job, &states).as_bytes())?;
+    write_report(&job, &states, out, a.summary.as_deref())
+}
+
+/// Write the CSV (and the summary) of a finished search and print the counts: the end of a run
+/// and of a merge.
+pub fn write_report(
+    job: &Job,
+    states: &[WitnessState],
+    out: &Path,
+    summary: Option<&Path>,
+) -> Result<()> {
+    write_atomic(out, &csv_bytes(job, states)?)?;
+    if let Some(sum) = summary {
+        write_atomic(sum, summary_markdown(job, states).as_bytes())?;
     }
     let found = states.iter().filter(|s| s.found).count();
     let sims: u64 = states.iter().map(|s| s.simulations).sum();

@@ -18,6 +18,8 @@ fn every_command_has_help_with_examples() {
         vec!["bench", "--help"],
         vec!["parity", "--help"],
         vec!["witness", "--help"],
+        vec!["merge", "--help"],
+        vec!["slurm", "--help"],
     ] {
         let out = ok(&cmd);
         assert!(out.contains("EXAMPLES:"), "{cmd:?}: {out}");

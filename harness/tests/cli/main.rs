@@ -12,6 +12,7 @@ mod help_and_errors;
 mod parity;
 mod render;
 mod sampling_reports;
+mod shard;
 mod simulate;
 mod solvability;
 mod task_commands;

@@ -20,6 +20,7 @@ pub use report::{
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
+use crate::shard::{self, arg, Args, Part, RunId, Shard};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -156,19 +157,17 @@ impl TaskJob for ParityJob<'_> {
     }
 }
 
-/// Run every reference row (the text of an outcomes-A-format table), sample random actions per
-/// task for the per-template rates, and run every referenced task's scene without an action, all
-/// on the checkpointed runner; fold it all with the original's counts into the report.
-pub fn run(
-    task_set: &tasks::TaskSet,
-    reference: &str,
-    params: Params,
-    cfg: &RunConfig,
-) -> Result<ParityReport> {
-    let Params {
-        random_per_task,
-        random_per_task_2b,
-    } = params;
+/// The reference rows resolved against the task set: what a parity job is made of besides the
+/// tasks.
+struct Plan {
+    rows: Vec<ReferenceRow>,
+    counts: BTreeMap<(String, String), OriginalCounts>,
+    /// Per task of the set: its reference rows (indices into `rows`, in order).
+    rows_of: Vec<Vec<u32>>,
+    fingerprint: String,
+}
+
+fn plan(task_set: &tasks::TaskSet, reference: &str, params: Params) -> Result<Plan> {
     let rows = parse_reference(reference)?;
     let counts = parse_counts(BUILTIN_COUNTS_CSV)?;
     let all = task_set.tasks();
@@ -192,29 +191,57 @@ pub fn run(
         rows_of[t].push(u32::try_from(i).context("too many reference rows")?);
     }
     let refs: Vec<&tasks::Task> = all.iter().collect();
-    let job = ParityJob {
-        tasks: all,
-        rows: &rows,
+    let fingerprint = format!(
+        "parity-2 rephyre-{} reference={:016x} random={}/{} seed={RATE_SEED:x} {}",
+        env!("CARGO_PKG_VERSION"),
+        tasks::rng::fnv64(reference.as_bytes()),
+        params.random_per_task,
+        params.random_per_task_2b,
+        tasks_fingerprint(&refs)?
+    );
+    Ok(Plan {
+        rows,
+        counts,
         rows_of,
-        random_per_task,
-        random_per_task_2b,
-        fingerprint: format!(
-            "parity-2 rephyre-{} reference={:016x} random={}/{} seed={RATE_SEED:x} {}",
-            env!("CARGO_PKG_VERSION"),
-            tasks::rng::fnv64(reference.as_bytes()),
-            random_per_task,
-            random_per_task_2b,
-            tasks_fingerprint(&refs)?
-        ),
-    };
-    let states = runner::run(&job, cfg)?;
+        fingerprint,
+    })
+}
+
+fn job<'a>(all: &'a [tasks::Task], plan: &'a Plan, params: Params) -> ParityJob<'a> {
+    ParityJob {
+        tasks: all,
+        rows: &plan.rows,
+        rows_of: plan.rows_of.clone(),
+        random_per_task: params.random_per_task,
+        random_per_task_2b: params.random_per_task_2b,
+        fingerprint: plan.fingerprint.clone(),
+    }
+}
+
+/// Run every reference row (the text of an outcomes-A-format table), sample random actions per
+/// task for the per-template rates, and run every referenced task's scene without an action, all
+/// on the checkpointed runner; fold it all with the original's counts into the report.
+pub fn run(
+    task_set: &tasks::TaskSet,
+    reference: &str,
+    params: Params,
+    cfg: &RunConfig,
+) -> Result<ParityReport> {
+    let plan = plan(task_set, reference, params)?;
+    let states = runner::run(&job(task_set.tasks(), &plan, params), cfg)?;
+    report(task_set.tasks(), &plan, &states)
+}
+
+/// The report of every task's final state (a whole run's or merged shards').
+fn report(all: &[tasks::Task], plan: &Plan, states: &[TaskParityState]) -> Result<ParityReport> {
+    let (rows, counts) = (&plan.rows, &plan.counts);
     // Scatter the per-task results back into row order and per-template sums.
     let mut ours = vec![Status::Invalid; rows.len()];
     let mut own: OwnRates = BTreeMap::new();
     let mut per_task_own: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut self_solving = Vec::new();
     let mut scenes_run = 0u64;
-    for ((task, s), rows_here) in all.iter().zip(&states).zip(&job.rows_of) {
+    for ((task, s), rows_here) in all.iter().zip(states).zip(&plan.rows_of) {
         for (&i, &o) in rows_here.iter().zip(&s.reference) {
             ours[i as usize] =
                 Status::from_phyre_code(o).context("corrupt checkpoint: a status")?;
@@ -235,11 +262,103 @@ pub fn run(
         per_task_own.insert(id, (s.valid, s.solved));
     }
     self_solving.sort();
-    let mut report = summarize(&rows, &ours, &counts, &own);
+    let mut report = summarize(rows, &ours, counts, &own);
     report.self_solving = self_solving;
     report.scenes_run = scenes_run;
-    report.task_outliers = task_outliers(&per_task_own, &counts);
+    report.task_outliers = task_outliers(&per_task_own, counts);
     Ok(report)
+}
+
+/// The name of the study in part files.
+pub const COMMAND: &str = "parity";
+
+/// Where the reference rows come from: the built-in copy, or a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReferenceSource {
+    Builtin,
+    File(std::path::PathBuf),
+}
+
+impl ReferenceSource {
+    /// The reference text.
+    pub fn read(&self) -> Result<String> {
+        match self {
+            ReferenceSource::Builtin => builtin_reference(),
+            ReferenceSource::File(p) => std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read reference file {}", p.display())),
+        }
+    }
+
+    fn arg(&self) -> Result<String> {
+        match self {
+            ReferenceSource::Builtin => Ok("builtin".into()),
+            ReferenceSource::File(p) => {
+                let abs = std::fs::canonicalize(p)
+                    .with_context(|| format!("cannot read reference file {}", p.display()))?;
+                Ok(format!("file:{}", abs.display()))
+            }
+        }
+    }
+}
+
+/// Run shard `shard` of the parity study (one work unit per task of the set).
+pub fn run_shard(
+    task_set: &tasks::TaskSet,
+    source: &ReferenceSource,
+    params: Params,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<TaskParityState>> {
+    let reference = source.read()?;
+    let plan = plan(task_set, &reference, params)?;
+    let all: Vec<&tasks::Task> = task_set.tasks().iter().collect();
+    let mut args = Args::new();
+    args.insert("reference".into(), source.arg()?);
+    args.insert("random_per_task".into(), params.random_per_task.to_string());
+    args.insert(
+        "random_per_task_2b".into(),
+        params.random_per_task_2b.to_string(),
+    );
+    let id = RunId {
+        command: COMMAND.to_string(),
+        args,
+        task_ids: shard::task_ids(&all),
+    };
+    shard::run_shard(&job(task_set.tasks(), &plan, params), id, shard, cfg)
+}
+
+/// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the single run's
+/// report. The tasks must be the set's (`task_set`), and the reference file, if the shards had
+/// one, must still be where they read it, unchanged (the fingerprint holds its hash).
+pub fn merge(
+    task_set: &tasks::TaskSet,
+    parts: Vec<(std::path::PathBuf, Part<TaskParityState>)>,
+) -> Result<ParityReport> {
+    let first = parts[0].0.clone();
+    let (run, fingerprint, states) = shard::merge_states(parts);
+    let source: String = arg(&run.args, "reference")?;
+    let source = match source.strip_prefix("file:") {
+        Some(p) => ReferenceSource::File(p.into()),
+        None => ReferenceSource::Builtin,
+    };
+    let params = Params {
+        random_per_task: arg(&run.args, "random_per_task")?,
+        random_per_task_2b: arg(&run.args, "random_per_task_2b")?,
+    };
+    let all: Vec<String> = task_set
+        .tasks()
+        .iter()
+        .map(|t| t.id().to_string())
+        .collect();
+    if all != run.task_ids {
+        anyhow::bail!(
+            "the parts (e.g. {}) ran on another task set (merge with the shards' --tasks FILE)",
+            first.display()
+        );
+    }
+    let plan = plan(task_set, &source.read()?, params)?;
+    shard::check_rebuilt(&job(task_set.tasks(), &plan, params), &fingerprint, &first)?;
+    report(task_set.tasks(), &plan, &states)
 }
 
 #[cfg(test)]

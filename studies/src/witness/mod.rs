@@ -21,11 +21,13 @@ use crate::action_text;
 use crate::parity::{builtin_reference, parse_reference, RowKind};
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::{check_templates, tasks_fingerprint};
+use crate::shard::{self, arg, Args, Part, RunId, Shard};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use tasks::rng::fnv64;
 use tasks::{validate_action, Task, TaskId, TaskSet, Tier};
 
@@ -587,6 +589,19 @@ pub fn search<'a>(
     params: &Params,
     cfg: &RunConfig,
 ) -> Result<(Job<'a>, Vec<WitnessState>)> {
+    let job = job(set, tasks, kept, siblings, params)?;
+    let states = runner::run(&job, cfg)?;
+    Ok((job, states))
+}
+
+/// The job of [`search`].
+fn job<'a>(
+    set: &TaskSet,
+    tasks: Vec<(&'a Task, Tier)>,
+    kept: Vec<Option<WitnessState>>,
+    siblings: &[SiblingWitness],
+    params: &Params,
+) -> Result<Job<'a>> {
     if params.budget == Some(0) {
         bail!("--budget must be positive");
     }
@@ -626,6 +641,126 @@ pub fn search<'a>(
         fingerprint,
         kept,
     };
-    let states = runner::run(&job, cfg)?;
+    Ok(job)
+}
+
+/// The name of the study in part files.
+pub const COMMAND: &str = "witness";
+
+/// The canonical arguments of a witness run: the parameters, each task's tier and, for a
+/// `--retry`, the file (absolute path and a hash of its text, checked again by the merge).
+fn witness_args(tasks: &[(&Task, Tier)], params: &Params, retry: Option<&Path>) -> Result<Args> {
+    let mut a = Args::new();
+    a.insert(
+        "tier".into(),
+        params.tier.map_or(String::new(), |t| t.to_string()),
+    );
+    a.insert(
+        "budget".into(),
+        params.budget.map_or(String::new(), |b| b.to_string()),
+    );
+    a.insert("seed".into(), params.seed.to_string());
+    a.insert("no_seeds".into(), params.no_seeds.to_string());
+    let tiers: Vec<String> = tasks.iter().map(|(_, t)| t.to_string()).collect();
+    a.insert("tiers".into(), tiers.join(","));
+    let (file, hash) = match retry {
+        None => (String::new(), String::new()),
+        Some(p) => {
+            let abs =
+                std::fs::canonicalize(p).with_context(|| format!("cannot read {}", p.display()))?;
+            let text =
+                std::fs::read(&abs).with_context(|| format!("cannot read {}", abs.display()))?;
+            (abs.display().to_string(), format!("{:016x}", fnv64(&text)))
+        }
+    };
+    a.insert("retry".into(), file);
+    a.insert("retry_hash".into(), hash);
+    Ok(a)
+}
+
+/// Run shard `shard` of a search (the arguments of [`search()`], and the `--retry` file if any).
+#[allow(clippy::too_many_arguments)]
+pub fn run_shard(
+    set: &TaskSet,
+    tasks: Vec<(&Task, Tier)>,
+    kept: Vec<Option<WitnessState>>,
+    siblings: &[SiblingWitness],
+    params: &Params,
+    retry: Option<&Path>,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<WitnessState>> {
+    let only: Vec<&Task> = tasks.iter().map(|(t, _)| *t).collect();
+    let id = RunId {
+        command: COMMAND.to_string(),
+        args: witness_args(&tasks, params, retry)?,
+        task_ids: shard::task_ids(&only),
+    };
+    let job = job(set, tasks, kept, siblings, params)?;
+    shard::run_shard(&job, id, shard, cfg)
+}
+
+/// Merge the parts of a sharded search (checked by [`shard::read_parts`]) into the job and the
+/// states of the single run (for [`csv_bytes`] and [`summary_markdown`]). A `--retry` file must
+/// still be where the shards read it, unchanged.
+pub fn merge(
+    set: &TaskSet,
+    parts: Vec<(PathBuf, Part<WitnessState>)>,
+) -> Result<(Job<'_>, Vec<WitnessState>)> {
+    let first = parts[0].0.clone();
+    let (run, fingerprint, states) = shard::merge_states(parts);
+    let opt = |name: &str| -> Result<Option<String>> {
+        let v: String = arg(&run.args, name)?;
+        Ok((!v.is_empty()).then_some(v))
+    };
+    let tier = match opt("tier")? {
+        Some(t) => Some(Tier::parse(&t).with_context(|| format!("part file with tier {t:?}"))?),
+        None => None,
+    };
+    let budget = match opt("budget")? {
+        Some(b) => Some(b.parse().context("part file with a bad budget")?),
+        None => None,
+    };
+    let params = Params {
+        tier,
+        budget,
+        seed: arg(&run.args, "seed")?,
+        no_seeds: arg(&run.args, "no_seeds")?,
+    };
+    let job = match opt("retry")? {
+        Some(path) => {
+            let text = std::fs::read(&path).with_context(|| {
+                format!("cannot read the shards' --retry file {path} (the merge needs it)")
+            })?;
+            if Some(format!("{:016x}", fnv64(&text))) != opt("retry_hash")? {
+                bail!("the shards' --retry file {path} has changed since they ran");
+            }
+            let text = String::from_utf8(text).context("the --retry file is not UTF-8")?;
+            let rows = parse_witnesses(&text).with_context(|| format!("in {path}"))?;
+            let (tasks, kept) = retry_tasks(set, &rows, budget)?;
+            job(set, tasks, kept, &sibling_witnesses(&rows), &params)?
+        }
+        None => {
+            let tiers: String = arg(&run.args, "tiers")?;
+            let tiers: Vec<Tier> = tiers
+                .split(',')
+                .filter(|t| !t.is_empty())
+                .map(|t| Tier::parse(t).with_context(|| format!("part file with tier {t:?}")))
+                .collect::<Result<_>>()?;
+            let tasks = shard::lookup_tasks(set, &run)?;
+            if tiers.len() != tasks.len() {
+                bail!("part file {} has one tier per task", first.display());
+            }
+            let n = tasks.len();
+            job(
+                set,
+                tasks.into_iter().zip(tiers).collect(),
+                vec![None; n],
+                &[],
+                &params,
+            )?
+        }
+    };
+    shard::check_rebuilt(&job, &fingerprint, &first)?;
     Ok((job, states))
 }
