@@ -21,10 +21,12 @@ use std::time::Instant;
 use tasks::{Setup, Task, TaskSet, Tier};
 
 /// The paper's Table 1 AUCCESS (B cross, B within, 2B cross, 2B within) for comparison.
-const PAPER: [(&str, [Option<f64>; 4]); 3] = [
+const PAPER: [(&str, [Option<f64>; 4]); 5] = [
     ("RAND", [Some(13.0), Some(13.7), Some(2.6), Some(3.6)]),
     ("MEM", [Some(18.5), Some(2.4), Some(3.7), Some(3.2)]),
     ("MEM-O", [Some(22.8), None, Some(4.9), None]),
+    ("DQN", [Some(36.8), Some(77.6), Some(23.2), Some(67.8)]),
+    ("DQN-O", [Some(56.2), None, Some(39.6), None]),
 ];
 
 /// The agents of the paper's Table 1 that rephyre has.
@@ -34,10 +36,17 @@ pub enum AgentKind {
     Mem,
     MemO,
     Optimal,
+    /// The paper's learned baseline (trained per fold; `--agent all` leaves it out, it costs
+    /// minutes per fold).
+    #[cfg(feature = "dqn")]
+    Dqn,
+    /// DQN that keeps training on the test tasks' attempts.
+    #[cfg(feature = "dqn")]
+    DqnO,
 }
 
 impl AgentKind {
-    /// Every agent, in the order of the paper's table.
+    /// Every baseline that needs no training, in the order of the paper's table.
     pub const ALL: [AgentKind; 4] = [
         AgentKind::Rand,
         AgentKind::Mem,
@@ -52,7 +61,98 @@ impl AgentKind {
             AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
             AgentKind::MemO => Box::new(MemO::new(actions)),
             AgentKind::Optimal => Box::new(Optimal::new(actions)),
+            #[cfg(feature = "dqn")]
+            AgentKind::Dqn | AgentKind::DqnO => unreachable!("DQNs are made by dqn::fitted"),
         }
+    }
+
+    #[cfg(feature = "dqn")]
+    fn is_dqn(self) -> bool {
+        matches!(self, AgentKind::Dqn | AgentKind::DqnO)
+    }
+}
+
+/// DQN and DQN-O in the evaluation.
+#[cfg(feature = "dqn")]
+pub mod dqn {
+    use super::*;
+    use agents::dqn::{Dqn, DqnContext, Observations, Profile, TrainConfig, TrainProgress};
+    use std::sync::Arc;
+
+    /// How the DQNs are trained.
+    #[derive(Clone)]
+    pub struct DqnParams {
+        pub profile: Profile,
+        /// Overrides the profile's number of updates.
+        pub updates: Option<usize>,
+        /// Seed of the weights and batches.
+        pub seed: u64,
+        /// A fold's model is loaded from here when there, else trained and saved here.
+        pub models: Option<PathBuf>,
+        pub progress: Arc<dyn TrainProgress>,
+    }
+
+    impl DqnParams {
+        pub fn config(&self, tier: Tier) -> TrainConfig {
+            let mut c = TrainConfig::preset(self.profile, tier.action_len(), self.seed);
+            if let Some(u) = self.updates {
+                c.updates = u;
+            }
+            c
+        }
+    }
+
+    /// The observations and action set of a tier, for its DQNs.
+    pub fn context(tasks: &[&Task], set: &ActionSet, p: &DqnParams) -> Result<Arc<DqnContext>> {
+        let size = p.config(set.tier).net.obs_size;
+        let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
+        Ok(Arc::new(DqnContext::new(obs, set.actions.clone())))
+    }
+
+    /// The model file of (setup, fold) in the models directory: named by everything that
+    /// determines it but the data's content (checked against the file's header on loading).
+    pub fn model_path(p: &DqnParams, setup: Setup, fold: u32, actions: usize) -> Option<PathBuf> {
+        p.models.as_ref().map(|d| {
+            d.join(format!(
+                "dqn-{}-fold{fold}-{}-{actions}actions-seed{}.model",
+                setup,
+                p.profile.name(),
+                p.seed
+            ))
+        })
+    }
+
+    /// A DQN (or DQN-O) trained on (or loaded for) one fold.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fitted(
+        kind: AgentKind,
+        ctx: &Arc<DqnContext>,
+        p: &DqnParams,
+        table: &StatusTable,
+        train: &[usize],
+        setup: Setup,
+        fold: u32,
+        action_seed: u64,
+    ) -> Result<Dqn> {
+        let cfg = p.config(setup.tier());
+        let mut agent = Dqn::new(
+            ctx.clone(),
+            cfg,
+            kind == AgentKind::DqnO,
+            p.progress.clone(),
+        );
+        let actions = ctx.actions.len();
+        let trained_on =
+            format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
+        agent
+            .fit(
+                table,
+                train,
+                model_path(p, setup, fold, actions).as_ref(),
+                &trained_on,
+            )
+            .map_err(anyhow::Error::msg)?;
+        Ok(agent)
     }
 }
 
@@ -87,6 +187,9 @@ pub struct Params {
     pub seed: u64,
     /// The outcome tables are checkpointed to `cache.<tier>.ckpt` and resumed from it.
     pub cache: Option<PathBuf>,
+    /// How DQN and DQN-O train (`None`: they cannot be among `agents`).
+    #[cfg(feature = "dqn")]
+    pub dqn: Option<dqn::DqnParams>,
 }
 
 /// How an outcome table came out.
@@ -251,6 +354,15 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
             seconds: started.elapsed().as_secs_f64(),
         });
         let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
+        #[cfg(feature = "dqn")]
+        let dqn_context = match &params.dqn {
+            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => Some(dqn::context(
+                &tier_tasks,
+                &ActionSet::new(params.seed, tier, params.actions),
+                p,
+            )?),
+            _ => None,
+        };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
                 let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = pool.install(|| {
@@ -269,8 +381,32 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                                 EvalSplit::Test => &test,
                             };
                             let t0 = Instant::now();
-                            let mut agent = kind.make(setup, params.actions, params.seed);
-                            agent.train(&table, &train, &dev);
+                            #[cfg(feature = "dqn")]
+                            let mut agent: Box<dyn Agent> = if kind.is_dqn() {
+                                let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
+                                    bail!("DQN agents need their training parameters");
+                                };
+                                Box::new(dqn::fitted(
+                                    kind,
+                                    ctx,
+                                    p,
+                                    &table,
+                                    &train,
+                                    setup,
+                                    fold,
+                                    params.seed,
+                                )?)
+                            } else {
+                                let mut a = kind.make(setup, params.actions, params.seed);
+                                a.train(&table, &train, &dev);
+                                a
+                            };
+                            #[cfg(not(feature = "dqn"))]
+                            let mut agent = {
+                                let mut a = kind.make(setup, params.actions, params.seed);
+                                a.train(&table, &train, &dev);
+                                a
+                            };
                             let solved = evaluate(agent.as_mut(), &table, evaluated);
                             Ok((
                                 FoldResult {
