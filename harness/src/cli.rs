@@ -139,7 +139,7 @@ pub struct EvalArgs {
     /// Success-curve plot (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 2,000 updates) or
+    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 1,000 updates) or
     /// `paper` (256×256, ResNet-18, 100,000 updates).
     #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
     pub dqn_profile: DqnProfileChoice,

@@ -92,6 +92,17 @@ pub mod dqn {
         pub progress: Arc<dyn TrainProgress>,
     }
 
+    impl std::fmt::Debug for DqnParams {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("DqnParams")
+                .field("profile", &self.profile)
+                .field("updates", &self.updates)
+                .field("seed", &self.seed)
+                .field("models", &self.models)
+                .finish_non_exhaustive()
+        }
+    }
+
     impl DqnParams {
         pub fn config(&self, tier: Tier) -> TrainConfig {
             let mut c = TrainConfig::preset(self.profile, tier.action_len(), self.seed);
