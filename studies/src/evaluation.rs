@@ -376,64 +376,77 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
+                let run_fold = |&fold: &u32| -> Result<(FoldResult, Vec<SolvedAt>)> {
+                    let split = tasks::folds::split_tasks(set, setup, fold)?;
+                    let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
+                        v.iter().filter_map(&index_of).collect()
+                    };
+                    let (train, dev, test) = (ids(&split.train), ids(&split.dev), ids(&split.test));
+                    let evaluated = match params.split {
+                        EvalSplit::Dev => &dev,
+                        EvalSplit::Test => &test,
+                    };
+                    let t0 = Instant::now();
+                    #[cfg(feature = "dqn")]
+                    let mut agent: Box<dyn Agent> = if kind.is_dqn() {
+                        let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
+                            bail!("DQN agents need their training parameters");
+                        };
+                        Box::new(dqn::fitted(
+                            kind,
+                            ctx,
+                            p,
+                            &table,
+                            &train,
+                            setup,
+                            fold,
+                            params.seed,
+                        )?)
+                    } else {
+                        let mut a = kind.make(setup, params.actions, params.seed);
+                        a.train(&table, &train, &dev);
+                        a
+                    };
+                    #[cfg(not(feature = "dqn"))]
+                    let mut agent = {
+                        let mut a = kind.make(setup, params.actions, params.seed);
+                        a.train(&table, &train, &dev);
+                        a
+                    };
+                    let solved = evaluate(agent.as_mut(), &table, evaluated);
+                    Ok((
+                        FoldResult {
+                            agent: agent.name().to_string(),
+                            setup: setup.to_string(),
+                            fold,
+                            split: params.split.name().to_string(),
+                            tasks: evaluated.len(),
+                            auccess: auccess(&solved, MAX_ATTEMPTS),
+                            success_at_10: success_at(&solved, 10),
+                            seconds: t0.elapsed().as_secs_f64(),
+                            actions: params.actions,
+                        },
+                        solved,
+                    ))
+                };
+                #[cfg(feature = "dqn")]
+                let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = if kind.is_dqn() {
+                    on_plain_threads(&params.folds, pool.current_num_threads(), run_fold)?
+                } else {
+                    pool.install(|| {
+                        params
+                            .folds
+                            .par_iter()
+                            .map(run_fold)
+                            .collect::<Result<Vec<_>>>()
+                    })?
+                };
+                #[cfg(not(feature = "dqn"))]
                 let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = pool.install(|| {
                     params
                         .folds
                         .par_iter()
-                        .map(|&fold| -> Result<(FoldResult, Vec<SolvedAt>)> {
-                            let split = tasks::folds::split_tasks(set, setup, fold)?;
-                            let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
-                                v.iter().filter_map(&index_of).collect()
-                            };
-                            let (train, dev, test) =
-                                (ids(&split.train), ids(&split.dev), ids(&split.test));
-                            let evaluated = match params.split {
-                                EvalSplit::Dev => &dev,
-                                EvalSplit::Test => &test,
-                            };
-                            let t0 = Instant::now();
-                            #[cfg(feature = "dqn")]
-                            let mut agent: Box<dyn Agent> = if kind.is_dqn() {
-                                let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
-                                    bail!("DQN agents need their training parameters");
-                                };
-                                Box::new(dqn::fitted(
-                                    kind,
-                                    ctx,
-                                    p,
-                                    &table,
-                                    &train,
-                                    setup,
-                                    fold,
-                                    params.seed,
-                                )?)
-                            } else {
-                                let mut a = kind.make(setup, params.actions, params.seed);
-                                a.train(&table, &train, &dev);
-                                a
-                            };
-                            #[cfg(not(feature = "dqn"))]
-                            let mut agent = {
-                                let mut a = kind.make(setup, params.actions, params.seed);
-                                a.train(&table, &train, &dev);
-                                a
-                            };
-                            let solved = evaluate(agent.as_mut(), &table, evaluated);
-                            Ok((
-                                FoldResult {
-                                    agent: agent.name().to_string(),
-                                    setup: setup.to_string(),
-                                    fold,
-                                    split: params.split.name().to_string(),
-                                    tasks: evaluated.len(),
-                                    auccess: auccess(&solved, MAX_ATTEMPTS),
-                                    success_at_10: success_at(&solved, 10),
-                                    seconds: t0.elapsed().as_secs_f64(),
-                                    actions: params.actions,
-                                },
-                                solved,
-                            ))
-                        })
+                        .map(run_fold)
                         .collect::<Result<Vec<_>>>()
                 })?;
                 let all_solved: Vec<SolvedAt> = per_fold
@@ -453,6 +466,42 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         curves,
         tables,
     })
+}
+
+/// `f` over `items` on `threads` plain threads (each takes the next item), results in `items`'
+/// order. A DQN runs its kernels in a one-thread pool of its own: from a rayon worker, waiting
+/// for that pool would let the worker start the next fold meanwhile, so every fold would train at
+/// once whatever `--threads` says; plain threads just wait.
+#[cfg(feature = "dqn")]
+fn on_plain_threads<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<R>>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(anyhow::anyhow!("a fold's worker thread failed")))
+        })
+        .collect()
 }
 
 impl Report {

@@ -17,7 +17,7 @@ pub struct Observations {
 impl Observations {
     /// Render the initial scene of each task (no user ball) and down-sample it.
     pub fn of_tasks(tasks: &[&tasks::Task], size: usize) -> Result<Observations, String> {
-        if size == 0 || raster::SIZE % size != 0 {
+        if size == 0 || !raster::SIZE.is_multiple_of(size) {
             return Err(format!(
                 "observation size {size} does not divide {}",
                 raster::SIZE

@@ -176,6 +176,26 @@ fn a_trained_model_ranks_a_solving_action_first() {
 }
 
 #[test]
+fn dqn_o_learns_from_its_attempts_deterministically() {
+    let run = || {
+        let (ctx, table) = synthetic(6, 64);
+        let mut dqn = Dqn::new(
+            Arc::new(ctx),
+            tiny_config(4, 20),
+            true,
+            Arc::new(NoProgress),
+        );
+        dqn.train(&table, &[0, 1, 2], &[]);
+        let before = dqn.scores(5);
+        let solved = crate::protocol::evaluate(&mut dqn, &table, &[3, 4]);
+        (before, dqn.scores(5), solved, dqn.weights())
+    };
+    let (before, after, solved, weights) = run();
+    assert_ne!(before, after, "two test tasks' attempts changed nothing");
+    assert_eq!(run(), (before, after, solved, weights));
+}
+
+#[test]
 fn the_same_seed_gives_the_same_weights_on_any_thread_count() {
     let on = |threads: usize, seed: u64| {
         rayon::ThreadPoolBuilder::new()
