@@ -10,6 +10,8 @@
 
 pub mod auccess;
 pub mod baselines;
+#[cfg(feature = "dqn")]
+pub mod dqn;
 pub mod protocol;
 pub mod wilcoxon;
 

@@ -60,7 +60,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Compare rephyre's outcomes with the original PHYRE's on the reference actions.
     Parity(ParityArgs),
-    /// Evaluate agents (RAND, MEM, MEM-O, OPTIMAL) on setups and folds: AUCCESS, success@10.
+    /// Evaluate agents (RAND, MEM, MEM-O, OPTIMAL, DQN, DQN-O) on setups and folds: AUCCESS, success@10.
     #[command(after_help = EVAL_EXAMPLES)]
     Eval(EvalArgs),
     /// One-sided Wilcoxon signed-rank test: is agent A better than B over paired folds?
@@ -189,11 +189,14 @@ EXAMPLES:
   rephyre eval --agent all --setup all --folds 0-9 --actions 200 --cache table --out results.csv --table table.md --plot curves.svg
   rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
   rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
+  rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 300 --cache table --models models --out dqn.csv
 
 The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
 like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
 on a task). The status of every (task, action) pair of the tier is computed once (parallel, resumable with
---cache) and shared by every agent, setup and fold.";
+--cache) and shared by every agent, setup and fold. DQN and DQN-O train on the training tasks'
+rows of that table, per fold (`--dqn-profile cpu`: minutes per fold on 2 cores; `paper`: the
+paper's network and 100,000 updates); `--agent all` is the four untrained baselines.";
 
 const COMPARE_EXAMPLES: &str = "\
 EXAMPLES:
@@ -252,6 +255,27 @@ pub struct EvalArgs {
     /// Success-curve plot (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 1,000 updates) or
+    /// `paper` (256×256, ResNet-18, 100,000 updates).
+    #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
+    pub dqn_profile: DqnProfileChoice,
+    /// DQN updates per fold (default: the profile's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub dqn_updates: Option<u64>,
+    /// Seed of the DQN's weights and batches.
+    #[arg(long, default_value_t = 0)]
+    pub dqn_seed: u64,
+    /// Directory of DQN models: a fold's model is loaded from it when there (its training
+    /// configuration must match), else trained and saved in it.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+}
+
+/// `eval --dqn-profile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DqnProfileChoice {
+    Cpu,
+    Paper,
 }
 
 /// Arguments of `rephyre compare`.
@@ -273,6 +297,9 @@ pub enum AgentChoice {
     Mem,
     Memo,
     Optimal,
+    Dqn,
+    #[value(name = "dqn-o")]
+    DqnO,
     All,
 }
 

@@ -22,10 +22,12 @@ use std::time::Instant;
 use tasks::{Setup, Task, TaskSet, Tier};
 
 /// The paper's Table 1 AUCCESS (B cross, B within, 2B cross, 2B within) for comparison.
-const PAPER: [(&str, [Option<f64>; 4]); 3] = [
+const PAPER: [(&str, [Option<f64>; 4]); 5] = [
     ("RAND", [Some(13.0), Some(13.7), Some(2.6), Some(3.6)]),
     ("MEM", [Some(18.5), Some(2.4), Some(3.7), Some(3.2)]),
     ("MEM-O", [Some(22.8), None, Some(4.9), None]),
+    ("DQN", [Some(36.8), Some(77.6), Some(23.2), Some(67.8)]),
+    ("DQN-O", [Some(56.2), None, Some(39.6), None]),
 ];
 
 /// The agents of the paper's Table 1 that rephyre has.
@@ -35,10 +37,17 @@ pub enum AgentKind {
     Mem,
     MemO,
     Optimal,
+    /// The paper's learned baseline (trained per fold; `--agent all` leaves it out, it costs
+    /// minutes per fold).
+    #[cfg(feature = "dqn")]
+    Dqn,
+    /// DQN that keeps training on the test tasks' attempts.
+    #[cfg(feature = "dqn")]
+    DqnO,
 }
 
 impl AgentKind {
-    /// Every agent, in the order of the paper's table.
+    /// Every baseline that needs no training, in the order of the paper's table.
     pub const ALL: [AgentKind; 4] = [
         AgentKind::Rand,
         AgentKind::Mem,
@@ -53,7 +62,109 @@ impl AgentKind {
             AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
             AgentKind::MemO => Box::new(MemO::new(actions)),
             AgentKind::Optimal => Box::new(Optimal::new(actions)),
+            #[cfg(feature = "dqn")]
+            AgentKind::Dqn | AgentKind::DqnO => unreachable!("DQNs are made by dqn::fitted"),
         }
+    }
+
+    #[cfg(feature = "dqn")]
+    fn is_dqn(self) -> bool {
+        matches!(self, AgentKind::Dqn | AgentKind::DqnO)
+    }
+}
+
+/// DQN and DQN-O in the evaluation.
+#[cfg(feature = "dqn")]
+pub mod dqn {
+    use super::*;
+    use agents::dqn::{Dqn, DqnContext, Observations, Profile, TrainConfig, TrainProgress};
+    use std::sync::Arc;
+
+    /// How the DQNs are trained.
+    #[derive(Clone)]
+    pub struct DqnParams {
+        pub profile: Profile,
+        /// Overrides the profile's number of updates.
+        pub updates: Option<usize>,
+        /// Seed of the weights and batches.
+        pub seed: u64,
+        /// A fold's model is loaded from here when there, else trained and saved here.
+        pub models: Option<PathBuf>,
+        pub progress: Arc<dyn TrainProgress>,
+    }
+
+    impl std::fmt::Debug for DqnParams {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("DqnParams")
+                .field("profile", &self.profile)
+                .field("updates", &self.updates)
+                .field("seed", &self.seed)
+                .field("models", &self.models)
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl DqnParams {
+        pub fn config(&self, tier: Tier) -> TrainConfig {
+            let mut c = TrainConfig::preset(self.profile, tier.action_len(), self.seed);
+            if let Some(u) = self.updates {
+                c.updates = u;
+            }
+            c
+        }
+    }
+
+    /// The observations and action set of a tier, for its DQNs.
+    pub fn context(tasks: &[&Task], set: &ActionSet, p: &DqnParams) -> Result<Arc<DqnContext>> {
+        let size = p.config(set.tier).net.obs_size;
+        let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
+        Ok(Arc::new(DqnContext::new(obs, set.actions.clone())))
+    }
+
+    /// The model file of (setup, fold) in the models directory: named by everything that
+    /// determines it but the data's content (checked against the file's header on loading).
+    pub fn model_path(p: &DqnParams, setup: Setup, fold: u32, actions: usize) -> Option<PathBuf> {
+        p.models.as_ref().map(|d| {
+            d.join(format!(
+                "dqn-{}-fold{fold}-{}-{actions}actions-seed{}.model",
+                setup,
+                p.profile.name(),
+                p.seed
+            ))
+        })
+    }
+
+    /// A DQN (or DQN-O) trained on (or loaded for) one fold.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fitted(
+        kind: AgentKind,
+        ctx: &Arc<DqnContext>,
+        p: &DqnParams,
+        table: &StatusTable,
+        train: &[usize],
+        setup: Setup,
+        fold: u32,
+        action_seed: u64,
+    ) -> Result<Dqn> {
+        let cfg = p.config(setup.tier());
+        let mut agent = Dqn::new(
+            ctx.clone(),
+            cfg,
+            kind == AgentKind::DqnO,
+            p.progress.clone(),
+        );
+        let actions = ctx.actions.len();
+        let trained_on =
+            format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
+        agent
+            .fit(
+                table,
+                train,
+                model_path(p, setup, fold, actions).as_ref(),
+                &trained_on,
+            )
+            .map_err(anyhow::Error::msg)?;
+        Ok(agent)
     }
 }
 
@@ -88,6 +199,9 @@ pub struct Params {
     pub seed: u64,
     /// The outcome tables are checkpointed to `cache.<tier>.ckpt` and resumed from it.
     pub cache: Option<PathBuf>,
+    /// How DQN and DQN-O train (`None`: they cannot be among `agents`).
+    #[cfg(feature = "dqn")]
+    pub dqn: Option<dqn::DqnParams>,
 }
 
 /// How an outcome table came out.
@@ -376,42 +490,88 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
             seconds: started.elapsed().as_secs_f64(),
         });
         let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
+        #[cfg(feature = "dqn")]
+        let dqn_context = match &params.dqn {
+            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => Some(dqn::context(
+                &tier_tasks,
+                &ActionSet::new(params.seed, tier, params.actions),
+                p,
+            )?),
+            _ => None,
+        };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
+                let run_fold = |&fold: &u32| -> Result<(FoldResult, Vec<SolvedAt>)> {
+                    let split = tasks::folds::split_tasks(set, setup, fold)?;
+                    let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
+                        v.iter().filter_map(&index_of).collect()
+                    };
+                    let (train, dev, test) = (ids(&split.train), ids(&split.dev), ids(&split.test));
+                    let evaluated = match params.split {
+                        EvalSplit::Dev => &dev,
+                        EvalSplit::Test => &test,
+                    };
+                    let t0 = Instant::now();
+                    #[cfg(feature = "dqn")]
+                    let mut agent: Box<dyn Agent> = if kind.is_dqn() {
+                        let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
+                            bail!("DQN agents need their training parameters");
+                        };
+                        Box::new(dqn::fitted(
+                            kind,
+                            ctx,
+                            p,
+                            &table,
+                            &train,
+                            setup,
+                            fold,
+                            params.seed,
+                        )?)
+                    } else {
+                        let mut a = kind.make(setup, params.actions, params.seed);
+                        a.train(&table, &train, &dev);
+                        a
+                    };
+                    #[cfg(not(feature = "dqn"))]
+                    let mut agent = {
+                        let mut a = kind.make(setup, params.actions, params.seed);
+                        a.train(&table, &train, &dev);
+                        a
+                    };
+                    let solved = evaluate(agent.as_mut(), &table, evaluated);
+                    Ok((
+                        FoldResult {
+                            agent: agent.name().to_string(),
+                            setup: setup.to_string(),
+                            fold,
+                            split: params.split.name().to_string(),
+                            tasks: evaluated.len(),
+                            auccess: auccess(&solved, MAX_ATTEMPTS),
+                            success_at_10: success_at(&solved, 10),
+                            seconds: t0.elapsed().as_secs_f64(),
+                            actions: params.actions,
+                        },
+                        solved,
+                    ))
+                };
+                #[cfg(feature = "dqn")]
+                let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = if kind.is_dqn() {
+                    on_plain_threads(&params.folds, pool.current_num_threads(), run_fold)?
+                } else {
+                    pool.install(|| {
+                        params
+                            .folds
+                            .par_iter()
+                            .map(run_fold)
+                            .collect::<Result<Vec<_>>>()
+                    })?
+                };
+                #[cfg(not(feature = "dqn"))]
                 let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = pool.install(|| {
                     params
                         .folds
                         .par_iter()
-                        .map(|&fold| -> Result<(FoldResult, Vec<SolvedAt>)> {
-                            let split = tasks::folds::split_tasks(set, setup, fold)?;
-                            let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
-                                v.iter().filter_map(&index_of).collect()
-                            };
-                            let (train, dev, test) =
-                                (ids(&split.train), ids(&split.dev), ids(&split.test));
-                            let evaluated = match params.split {
-                                EvalSplit::Dev => &dev,
-                                EvalSplit::Test => &test,
-                            };
-                            let t0 = Instant::now();
-                            let mut agent = kind.make(setup, params.actions, params.seed);
-                            agent.train(&table, &train, &dev);
-                            let solved = evaluate(agent.as_mut(), &table, evaluated);
-                            Ok((
-                                FoldResult {
-                                    agent: agent.name().to_string(),
-                                    setup: setup.to_string(),
-                                    fold,
-                                    split: params.split.name().to_string(),
-                                    tasks: evaluated.len(),
-                                    auccess: auccess(&solved, MAX_ATTEMPTS),
-                                    success_at_10: success_at(&solved, 10),
-                                    seconds: t0.elapsed().as_secs_f64(),
-                                    actions: params.actions,
-                                },
-                                solved,
-                            ))
-                        })
+                        .map(run_fold)
                         .collect::<Result<Vec<_>>>()
                 })?;
                 let all_solved: Vec<SolvedAt> = per_fold
@@ -431,6 +591,42 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         curves,
         tables,
     })
+}
+
+/// `f` over `items` on `threads` plain threads (each takes the next item), results in `items`'
+/// order. A DQN runs its kernels in a one-thread pool of its own: from a rayon worker, waiting
+/// for that pool would let the worker start the next fold meanwhile, so every fold would train at
+/// once whatever `--threads` says; plain threads just wait.
+#[cfg(feature = "dqn")]
+fn on_plain_threads<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<R>>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(anyhow::anyhow!("a fold's worker thread failed")))
+        })
+        .collect()
 }
 
 impl Report {

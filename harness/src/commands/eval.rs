@@ -2,9 +2,12 @@
 //! per-fold CSV, the Table-1-shaped Markdown and the success-curve plot. `rephyre compare`: the
 //! one-sided Wilcoxon test of two such files.
 
-use crate::cli::{AgentChoice, CompareArgs, EvalArgs, SplitChoice};
+use crate::cli::{AgentChoice, CompareArgs, DqnProfileChoice, EvalArgs, SplitChoice};
 use crate::context::Ctx;
+use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
+use std::sync::Arc;
+use studies::evaluation::dqn::DqnParams;
 use studies::evaluation::{
     check_one_agent, read_results, table_markdown, table_shard as table_shard_of, table_tiers,
     AgentKind, EvalSplit, Params,
@@ -42,6 +45,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             AgentChoice::Mem => vec![AgentKind::Mem],
             AgentChoice::Memo => vec![AgentKind::MemO],
             AgentChoice::Optimal => vec![AgentKind::Optimal],
+            AgentChoice::Dqn => vec![AgentKind::Dqn],
+            AgentChoice::DqnO => vec![AgentKind::DqnO],
             AgentChoice::All => AgentKind::ALL.to_vec(),
         },
         folds: parse_folds(&a.folds)?,
@@ -52,7 +57,25 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         actions: a.actions,
         seed: a.seed,
         cache: a.cache.clone(),
+        dqn: Some(DqnParams {
+            profile: match a.dqn_profile {
+                DqnProfileChoice::Cpu => Profile::Cpu,
+                DqnProfileChoice::Paper => Profile::Paper,
+            },
+            updates: a.dqn_updates.map(|u| u as usize),
+            seed: a.dqn_seed,
+            models: a.models.clone(),
+            progress: if ctx.progress {
+                crate::progress::training_bar()
+            } else {
+                Arc::new(NoProgress)
+            },
+        }),
     };
+    if let Some(dir) = &a.models {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the models directory {}", dir.display()))?;
+    }
     if a.actions == 0 {
         bail!("--actions must be at least 1");
     }

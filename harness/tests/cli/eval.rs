@@ -1,5 +1,6 @@
 //! `eval` and `compare`: agents on a small action set, the outcome-table cache (reused,
-//! extended, equal to a fresh table), thread independence, and bad input.
+//! extended, equal to a fresh table), thread independence, DQN models saved and loaded, and bad
+//! input.
 
 use crate::common::{col, fails, ok, parse_csv, s};
 
@@ -106,12 +107,78 @@ fn eval_and_compare_on_a_small_action_set() {
         cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
         "{cmp}"
     );
-    let bad_agent = fails(&["eval", "--agent", "dqn", "--out", s(&p("x.csv"))]);
+    let bad_agent = fails(&["eval", "--agent", "dqm", "--out", s(&p("x.csv"))]);
     assert!(
-        bad_agent.contains("invalid value 'dqn'")
-            && bad_agent.contains("[possible values: rand, mem, memo, optimal, all]"),
+        bad_agent.contains("invalid value 'dqm'")
+            && bad_agent.contains("[possible values: rand, mem, memo, optimal, dqn, dqn-o, all]"),
         "{bad_agent}"
     );
     assert!(fails(&["eval", "--folds", "3-12", "--out", s(&p("x.csv"))]).contains("folds"));
     assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
+}
+
+/// DQN on a 4-action set with a few updates: a model per fold is saved, a second run loads it
+/// and gives the same results, a model trained otherwise is refused, bad values fail cleanly.
+/// (DQN-O's online updates are tested on synthetic data in `agents`: hundreds of test tasks
+/// cost minutes.)
+#[test]
+fn dqn_models_are_saved_and_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let (table, models) = (p("table"), p("models"));
+    let args = |agent: &'static str, updates: &'static str, out: &std::path::Path| -> Vec<String> {
+        [
+            "eval",
+            "--agent",
+            agent,
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            "0",
+            "--actions",
+            "4",
+            "--cache",
+            s(&table),
+            "--models",
+            s(&models),
+            "--dqn-updates",
+            updates,
+            "--out",
+            s(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run_ok = |a: Vec<String>| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let run_fails = |a: Vec<String>| fails(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let results = |out: &std::path::Path| {
+        let (header, rows) = parse_csv(&std::fs::read_to_string(out).unwrap());
+        let secs = col(&header, "seconds");
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove(secs);
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let (first, second) = (p("a.csv"), p("b.csv"));
+    let text = run_ok(args("dqn", "3", &first));
+    assert!(text.contains("| DQN |"), "{text}");
+    assert_eq!(
+        std::fs::read_dir(&models).unwrap().count(),
+        1,
+        "one model for one fold"
+    );
+    run_ok(args("dqn", "3", &second));
+    assert_eq!(
+        results(&first),
+        results(&second),
+        "the loaded model ranks alike"
+    );
+    assert!(run_fails(args("dqn", "4", &p("c.csv"))).contains("another configuration"));
+    assert!(run_fails(args("dqn", "0", &p("d.csv"))).contains("dqn-updates"));
+    let mut bad = args("dqn", "3", &p("e.csv"));
+    bad[1] = "--dqn-profile".into();
+    bad[2] = "gpu".into();
+    assert!(run_fails(bad).contains("possible values: cpu, paper"));
 }

@@ -1,0 +1,243 @@
+//! DQN and DQN-O as [`Agent`]s: score the action set on each test task, attempt it in
+//! descending score (ties by action index); DQN-O trains on each finished task's attempts.
+
+use super::data::{Example, Observations, Pools};
+use super::model::{Scorer, Trainer};
+use super::train::{self, TrainProgress, TrainSummary};
+use super::{file, TrainConfig};
+use crate::protocol::{Agent, Simulator, Status};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What every DQN of one tier shares: the tasks' observations (indexed like the status table's
+/// rows) and the action set.
+pub struct DqnContext {
+    pub obs: Observations,
+    pub actions: Vec<Vec<f64>>,
+    /// The action set as f32, row-major (the network's input).
+    flat_actions: Vec<f32>,
+}
+
+impl DqnContext {
+    pub fn new(obs: Observations, actions: Vec<Vec<f64>>) -> DqnContext {
+        let flat_actions = actions.iter().flatten().map(|&v| v as f32).collect();
+        DqnContext {
+            obs,
+            actions,
+            flat_actions,
+        }
+    }
+}
+
+/// The DQN agent (`online: false`) or DQN-O (`online: true`).
+pub struct Dqn {
+    ctx: Arc<DqnContext>,
+    pub config: TrainConfig,
+    online: bool,
+    progress: Arc<dyn TrainProgress>,
+    /// Kernels run here: one thread, so results do not depend on the machine's core count.
+    pool: Option<rayon::ThreadPool>,
+    trainer: Option<Trainer>,
+    scorer: Option<Scorer>,
+    pub summary: TrainSummary,
+    /// Training examples (DQN-O mixes them into its online batches).
+    pools: Pools,
+    online_pools: Pools,
+    online_done: u64,
+    task: usize,
+    order: Vec<usize>,
+    next: usize,
+    tried_now: Vec<(usize, Status)>,
+}
+
+impl Dqn {
+    pub fn new(
+        ctx: Arc<DqnContext>,
+        config: TrainConfig,
+        online: bool,
+        progress: Arc<dyn TrainProgress>,
+    ) -> Dqn {
+        Dqn {
+            ctx,
+            config,
+            online,
+            progress,
+            pool: rayon::ThreadPoolBuilder::new().num_threads(1).build().ok(),
+            trainer: None,
+            scorer: None,
+            summary: TrainSummary::default(),
+            pools: Pools::default(),
+            online_pools: Pools::default(),
+            online_done: 0,
+            task: 0,
+            order: Vec::new(),
+            next: 0,
+            tried_now: Vec::new(),
+        }
+    }
+
+    fn on_one_thread<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => train::single_threaded(f),
+        }
+    }
+
+    /// Train on `train`'s rows of `sim`, or load the model at `model` when that file exists
+    /// (its training configuration must be this agent's); a newly trained model is saved there.
+    pub fn fit(
+        &mut self,
+        sim: &dyn Simulator,
+        train_tasks: &[usize],
+        model: Option<&PathBuf>,
+        trained_on: &str,
+    ) -> Result<(), String> {
+        self.pools = Pools::from_table(sim, train_tasks, self.ctx.actions.len());
+        if let Some(path) = model.filter(|p| p.exists()) {
+            let (header, net) = file::load(path)?;
+            if header.config != self.config {
+                return Err(format!(
+                    "{} was trained with another configuration; remove it or choose another models directory",
+                    path.display()
+                ));
+            }
+            if header.trained_on != trained_on {
+                return Err(format!(
+                    "{} was trained on {}, not on {trained_on}",
+                    path.display(),
+                    header.trained_on
+                ));
+            }
+            self.summary = header.summary;
+            let cfg = self.config.clone();
+            let (trainer, scorer) = self.on_one_thread(|| {
+                let trainer = Trainer::from_net(&cfg.net, net);
+                let scorer = trainer.scorer();
+                (trainer, scorer)
+            });
+            self.trainer = Some(trainer);
+            self.scorer = Some(scorer);
+            return Ok(());
+        }
+        self.progress.planned(self.config.updates as u64);
+        let (ctx, cfg, pools, progress) = (&self.ctx, &self.config, &self.pools, &self.progress);
+        let (trainer, summary, scorer) = self.on_one_thread(|| {
+            let (trainer, summary) = train::train(
+                cfg,
+                &cfg.net,
+                &ctx.obs,
+                &ctx.actions,
+                pools,
+                progress.as_ref(),
+            );
+            let scorer = trainer.scorer();
+            (trainer, summary, scorer)
+        });
+        if let Some(path) = model {
+            file::save(path, trainer.net(), &self.config, trained_on, &summary)?;
+        }
+        self.summary = summary;
+        self.trainer = Some(trainer);
+        self.scorer = Some(scorer);
+        Ok(())
+    }
+
+    /// The network's logit for every action of the set on task `task` (fitted agents only).
+    pub fn scores(&self, task: usize) -> Vec<f32> {
+        let Some(scorer) = &self.scorer else {
+            return vec![0.0; self.ctx.actions.len()];
+        };
+        let mut planes = Vec::new();
+        self.ctx.obs.push_planes(task, &mut planes);
+        self.on_one_thread(|| scorer.score(&planes, &self.ctx.flat_actions))
+    }
+
+    /// The trained network (its burn type stays inside the crate).
+    #[cfg(test)]
+    pub(crate) fn net(&self) -> Option<&super::model::Net> {
+        self.trainer.as_ref().map(Trainer::net)
+    }
+
+    /// The trained network's weights (parameters and batch-norm statistics), in file order.
+    pub fn weights(&self) -> Vec<(Vec<usize>, Vec<f32>)> {
+        match &self.trainer {
+            Some(t) => self.on_one_thread(|| super::model::tensors(t.net())),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// RNG seed offset of DQN-O's online batches (distinct from the training batches').
+const ONLINE_SEED: u64 = 0x4f4e_4c49_4e45; // "ONLINE"
+
+impl Agent for Dqn {
+    fn name(&self) -> &'static str {
+        if self.online {
+            "DQN-O"
+        } else {
+            "DQN"
+        }
+    }
+
+    fn train(&mut self, sim: &dyn Simulator, train: &[usize], _dev: &[usize]) {
+        // Without a file to load or save, fitting cannot fail.
+        let _ = self.fit(sim, train, None, "");
+    }
+
+    fn start_task(&mut self, _: &dyn Simulator, task: usize) {
+        let scores = self.scores(task);
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        self.order = order;
+        self.next = 0;
+        self.task = task;
+        self.tried_now.clear();
+    }
+
+    fn propose(&mut self) -> Option<usize> {
+        let a = self.order.get(self.next).copied();
+        self.next += 1;
+        a
+    }
+
+    fn observe(&mut self, action: usize, status: Status) {
+        self.tried_now.push((action, status));
+    }
+
+    fn end_task(&mut self, _: bool) {
+        if !self.online || self.config.online_updates == 0 {
+            return;
+        }
+        let task = self.task;
+        for &(action, status) in &self.tried_now {
+            self.online_pools.add(Example { task, action }, status);
+        }
+        let Some(mut trainer) = self.trainer.take() else {
+            return;
+        };
+        let (ctx, cfg, pools, online) = (&self.ctx, &self.config, &self.pools, &self.online_pools);
+        let first = self.online_done;
+        let half = cfg.batch / 2;
+        let scorer = self.on_one_thread(|| {
+            for i in 0..cfg.online_updates as u64 {
+                // Half the batch from the training data (balanced), half from the test attempts
+                // seen so far (as they came: mostly failures).
+                let mut examples =
+                    super::data::sample(pools, half, true, cfg.seed ^ ONLINE_SEED, first + i);
+                examples.extend(super::data::sample(
+                    online,
+                    cfg.batch - half,
+                    false,
+                    cfg.seed ^ ONLINE_SEED ^ 1,
+                    first + i,
+                ));
+                let batch = super::data::batch_of(&examples, &ctx.obs, &ctx.actions);
+                trainer.step(&batch, cfg.online_lr);
+            }
+            trainer.scorer()
+        });
+        self.online_done += self.config.online_updates as u64;
+        self.trainer = Some(trainer);
+        self.scorer = Some(scorer);
+    }
+}

@@ -1,0 +1,113 @@
+//! DQN and DQN-O, the paper's learned baselines (§4): a network scores (initial scene, action)
+//! pairs; at test time the agent attempts the action set in descending score. DQN-O also keeps
+//! training on the attempts of the test tasks as it goes.
+//!
+//! * [`model`]: the network and every burn type (burn's pure-Rust `flex` CPU backend);
+//! * [`data`]: down-sampled observations and balanced batches from the status table;
+//! * [`train`]: the training loop (deterministic, single-threaded kernels);
+//! * [`file`]: the model file format;
+//! * [`agent`]: the [`crate::Agent`] implementations.
+//!
+//! Training data is the status table the evaluation already computes: the statuses of the
+//! fixed action set on every task of the tier; DQN trains on the training tasks' rows (the
+//! original trained on its cache of 100,000 random actions per task, of which it re-ranked a
+//! fixed subset at test time).
+
+pub mod agent;
+pub mod data;
+pub mod file;
+pub mod model;
+pub mod train;
+
+#[cfg(test)]
+mod tests;
+
+pub use agent::{Dqn, DqnContext};
+pub use data::{Example, Observations, Pools};
+pub use model::NetConfig;
+pub use train::{NoProgress, TrainProgress, TrainSummary};
+
+use serde::{Deserialize, Serialize};
+
+/// A training configuration preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Profile {
+    /// Affordable on a 2-core CPU: 64×64 observations, a small ResNet, a few thousand updates.
+    Cpu,
+    /// The paper's: 256×256 observations, ResNet-18 widths and depth, 100,000 updates.
+    Paper,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Cpu => "cpu",
+            Profile::Paper => "paper",
+        }
+    }
+}
+
+/// Everything that determines a trained network, besides its data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    pub profile: Profile,
+    pub net: NetConfig,
+    pub updates: usize,
+    pub batch: usize,
+    /// Peak Adam learning rate (cosine decay to 0 over `updates`).
+    pub lr: f64,
+    /// Half of each batch solving, half not (the paper's class balancing).
+    pub balanced: bool,
+    pub seed: u64,
+    /// DQN-O: updates after each test task, on batches half training data, half the test
+    /// attempts seen so far.
+    pub online_updates: usize,
+    /// DQN-O: constant learning rate of those updates.
+    pub online_lr: f64,
+}
+
+impl TrainConfig {
+    /// The preset `profile` for actions of `action_dim` numbers.
+    pub fn preset(profile: Profile, action_dim: usize, seed: u64) -> TrainConfig {
+        match profile {
+            Profile::Cpu => TrainConfig {
+                profile,
+                net: NetConfig {
+                    obs_size: 64,
+                    stem_kernel: 3,
+                    stem_pool: false,
+                    widths: vec![8, 16, 32, 64],
+                    blocks: 1,
+                    action_dim,
+                    action_hidden: 64,
+                },
+                updates: 1_000,
+                batch: 64,
+                lr: 1e-3,
+                balanced: true,
+                seed,
+                online_updates: 1,
+                online_lr: 1e-4,
+            },
+            Profile::Paper => TrainConfig {
+                profile,
+                net: NetConfig {
+                    obs_size: 256,
+                    stem_kernel: 7,
+                    stem_pool: true,
+                    widths: vec![64, 128, 256, 512],
+                    blocks: 2,
+                    action_dim,
+                    action_hidden: 256,
+                },
+                updates: 100_000,
+                batch: 64,
+                lr: 3e-4,
+                balanced: true,
+                seed,
+                online_updates: 10,
+                online_lr: 3e-5,
+            },
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! The network and every burn type of the DQN agents: nothing outside this module names burn.
+//!
+//! Observation encoder: a ResNet (stem convolution, then stages of basic residual blocks with
+//! batch norm). Action encoder: an MLP. FiLM fuses them before the last stage (a channel-wise
+//! gain `1 + γ(a)` and bias `β(a)` on the features entering it), then global max pooling and one
+//! linear logit, as in the paper's late-fusion DQN.
+//!
+//! Weights are drawn from rephyre's counter-based RNG, never from burn's global seed, so two
+//! models trained at once in one process cannot disturb each other's initialisation.
+
+use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, PaddingConfig2d};
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::{relu, softplus};
+use burn::tensor::{Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
+
+/// Colour channels of an observation (one-hot per pixel value, `raster::colour::COUNT`).
+pub const CHANNELS: usize = 7;
+
+/// The shape of the network.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetConfig {
+    /// Side of the (down-sampled) observation in pixels.
+    pub obs_size: usize,
+    /// Stem convolution kernel (stride 2).
+    pub stem_kernel: usize,
+    /// A 3×3 stride-2 max pool after the stem (ResNet-18's).
+    pub stem_pool: bool,
+    /// Channels of the stem and of each stage; the first stage keeps the stem's resolution,
+    /// every later one halves it.
+    pub widths: Vec<usize>,
+    /// Residual blocks per stage.
+    pub blocks: usize,
+    /// Length of an action vector.
+    pub action_dim: usize,
+    /// Hidden width of the action MLP.
+    pub action_hidden: usize,
+}
+
+#[derive(Module, Debug)]
+struct ConvBn {
+    conv: Conv2d,
+    bn: BatchNorm,
+}
+
+impl ConvBn {
+    fn new(c_in: usize, c_out: usize, kernel: usize, stride: usize, device: &Device) -> ConvBn {
+        let pad = kernel / 2;
+        ConvBn {
+            conv: Conv2dConfig::new([c_in, c_out], [kernel, kernel])
+                .with_stride([stride, stride])
+                .with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad))
+                .with_bias(false)
+                .with_initializer(Initializer::Zeros)
+                .init(device),
+            bn: BatchNormConfig::new(c_out).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.bn.forward(self.conv.forward(x))
+    }
+}
+
+/// A basic residual block (two 3×3 convolutions), with a 1×1 projection when the shape changes.
+#[derive(Module, Debug)]
+struct Block {
+    a: ConvBn,
+    b: ConvBn,
+    shortcut: Option<ConvBn>,
+}
+
+impl Block {
+    fn new(c_in: usize, c_out: usize, stride: usize, device: &Device) -> Block {
+        Block {
+            a: ConvBn::new(c_in, c_out, 3, stride, device),
+            b: ConvBn::new(c_out, c_out, 3, 1, device),
+            shortcut: (c_in != c_out || stride != 1)
+                .then(|| ConvBn::new(c_in, c_out, 1, stride, device)),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = self.b.forward(relu(self.a.forward(x.clone())));
+        let skip = match &self.shortcut {
+            Some(s) => s.forward(x),
+            None => x,
+        };
+        relu(y + skip)
+    }
+}
+
+#[derive(Module, Debug)]
+struct Stage {
+    blocks: Vec<Block>,
+}
+
+impl Stage {
+    fn new(c_in: usize, c_out: usize, stride: usize, blocks: usize, device: &Device) -> Stage {
+        Stage {
+            blocks: (0..blocks)
+                .map(|i| {
+                    if i == 0 {
+                        Block::new(c_in, c_out, stride, device)
+                    } else {
+                        Block::new(c_out, c_out, 1, device)
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    fn forward(&self, mut x: Tensor<4>) -> Tensor<4> {
+        for b in &self.blocks {
+            x = b.forward(x);
+        }
+        x
+    }
+}
+
+fn linear(d_in: usize, d_out: usize, device: &Device) -> Linear {
+    LinearConfig::new(d_in, d_out)
+        .with_initializer(Initializer::Zeros)
+        .init(device)
+}
+
+/// The DQN network: observation + action → one logit ("this action solves this task").
+#[derive(Module, Debug)]
+pub struct Net {
+    stem: ConvBn,
+    pool: Option<MaxPool2d>,
+    /// Every stage but the last (action-independent).
+    trunk: Vec<Stage>,
+    last: Stage,
+    action_in: Linear,
+    action_hidden: Linear,
+    /// γ and β of FiLM, `2 × channels entering the last stage`.
+    film: Linear,
+    head: Linear,
+}
+
+/// Labels of a training batch.
+pub struct Batch {
+    /// `[n, CHANNELS, s, s]` one-hot observations, row-major.
+    pub obs: Vec<f32>,
+    /// `[n, action_dim]`.
+    pub actions: Vec<f32>,
+    /// 1 for solved, 0 for not solved.
+    pub labels: Vec<f32>,
+}
+
+impl Net {
+    /// A network of shape `cfg` on `device`, weights drawn from (`seed`, stream "DQN-INIT").
+    pub fn new(cfg: &NetConfig, seed: u64, device: &Device) -> Net {
+        assert!(cfg.widths.len() >= 2, "a DQN needs at least two stages");
+        let w = &cfg.widths;
+        let stages = w.len();
+        let mut trunk = Vec::new();
+        for i in 0..stages - 1 {
+            let (c_in, stride) = if i == 0 { (w[0], 1) } else { (w[i - 1], 2) };
+            trunk.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
+        }
+        let fused = w[stages - 2];
+        let net = Net {
+            stem: ConvBn::new(CHANNELS, w[0], cfg.stem_kernel, 2, device),
+            pool: cfg.stem_pool.then(|| {
+                MaxPool2dConfig::new([3, 3])
+                    .with_strides([2, 2])
+                    .with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1))
+                    .init()
+            }),
+            trunk,
+            last: Stage::new(fused, w[stages - 1], 2, cfg.blocks, device),
+            action_in: linear(cfg.action_dim, cfg.action_hidden, device),
+            action_hidden: linear(cfg.action_hidden, cfg.action_hidden, device),
+            film: linear(cfg.action_hidden, 2 * fused, device),
+            head: linear(w[stages - 1], 1, device),
+        };
+        net.map(&mut Init {
+            seed,
+            next: 0,
+            device: device.clone(),
+        })
+    }
+
+    /// Action-independent features of observations `[n, CHANNELS, s, s]`.
+    pub fn encode(&self, obs: Tensor<4>) -> Tensor<4> {
+        let mut x = relu(self.stem.forward(obs));
+        if let Some(p) = &self.pool {
+            x = p.forward(x);
+        }
+        for s in &self.trunk {
+            x = s.forward(x);
+        }
+        x
+    }
+
+    /// Logits `[n]` of features `[n, c, h, w]` (from [`Net::encode`]) with actions `[n, d]`.
+    pub fn fuse(&self, features: Tensor<4>, actions: Tensor<2>) -> Tensor<1> {
+        let [n, c, _, _] = features.dims();
+        let a = relu(self.action_in.forward(actions));
+        let a = relu(self.action_hidden.forward(a));
+        let film = self.film.forward(a);
+        let gain = film.clone().narrow(1, 0, c).reshape([n, c, 1, 1]) + 1.0;
+        let bias = film.narrow(1, c, c).reshape([n, c, 1, 1]);
+        let x = self.last.forward(features * gain + bias);
+        let [_, c4, h, w] = x.dims();
+        let pooled = x.reshape([n, c4, h * w]).max_dim(2).reshape([n, c4]);
+        self.head.forward(pooled).reshape([n])
+    }
+
+    /// Logits of a batch.
+    pub fn forward(&self, obs: Tensor<4>, actions: Tensor<2>) -> Tensor<1> {
+        self.fuse(self.encode(obs), actions)
+    }
+}
+
+/// Binary cross-entropy of `logits` against 0/1 `labels`, averaged (log-sum-exp form, stable
+/// for any logit): softplus(z) − y·z.
+pub fn bce(logits: Tensor<1>, labels: Tensor<1>) -> Tensor<1> {
+    (softplus(logits.clone(), 1.0) - logits * labels).mean()
+}
+
+/// He-uniform weights for convolutions and linear layers from the counter-based RNG; biases and
+/// batch-norm parameters keep their constructors' zeros and ones.
+struct Init {
+    seed: u64,
+    next: u64,
+    device: Device,
+}
+
+const INIT_STREAM: u64 = 0x4451_4e2d_494e_4954; // "DQN-INIT"
+
+impl ModuleMapper for Init {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        if D < 2 {
+            return param;
+        }
+        let tensor_index = self.next;
+        self.next += 1;
+        let (seed, device) = (self.seed, self.device.clone());
+        param.map(move |t| {
+            let shape = t.shape();
+            let dims: Vec<usize> = shape.iter().copied().collect();
+            // Conv weights are [out, in, k, k]; burn's linear weights are [in, out].
+            let fan_in = if D == 4 {
+                dims[1] * dims[2] * dims[3]
+            } else {
+                dims[0]
+            };
+            let bound = (6.0 / fan_in.max(1) as f64).sqrt();
+            let len: usize = dims.iter().product();
+            let values: Vec<f32> = (0..len as u64)
+                .map(|i| {
+                    let u =
+                        tasks::rng::unit_f64(tasks::rng::word(seed, INIT_STREAM, tensor_index, i));
+                    ((2.0 * u - 1.0) * bound) as f32
+                })
+                .collect();
+            Tensor::from_data(TensorData::new(values, dims), &device)
+                .set_require_grad(t.is_require_grad())
+        })
+    }
+}
+
+/// Every float tensor of the module (parameters and batch-norm running statistics), in the
+/// module's declaration order: what a model file stores.
+pub fn tensors(net: &Net) -> Vec<(Vec<usize>, Vec<f32>)> {
+    struct Collect(Vec<(Vec<usize>, Vec<f32>)>);
+    impl ModuleVisitor for Collect {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let t = param.val();
+            let dims: Vec<usize> = t.shape().iter().copied().collect();
+            let data = t.into_data().convert::<f32>();
+            self.0
+                .push((dims, data.try_to_vec::<f32>().unwrap_or_default()));
+        }
+    }
+    let mut c = Collect(Vec::new());
+    net.visit(&mut c);
+    c.0
+}
+
+/// Replace every float tensor of `net` by `values` (as from [`tensors`]); `Err` names the first
+/// shape mismatch.
+pub fn load_tensors(
+    net: Net,
+    values: Vec<(Vec<usize>, Vec<f32>)>,
+    device: &Device,
+) -> Result<Net, String> {
+    struct Load {
+        values: std::vec::IntoIter<(Vec<usize>, Vec<f32>)>,
+        device: Device,
+        error: Option<String>,
+    }
+    impl ModuleMapper for Load {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let Some((dims, data)) = self.values.next() else {
+                self.error
+                    .get_or_insert_with(|| "the file holds too few tensors".into());
+                return param;
+            };
+            let device = self.device.clone();
+            let want: Vec<usize> = param.val().shape().iter().copied().collect();
+            if want != dims || data.len() != dims.iter().product::<usize>() {
+                self.error.get_or_insert_with(|| {
+                    format!("tensor of shape {dims:?} where {want:?} is expected")
+                });
+                return param;
+            }
+            param.map(move |t| {
+                Tensor::from_data(TensorData::new(data, dims), &device)
+                    .set_require_grad(t.is_require_grad())
+            })
+        }
+    }
+    let mut l = Load {
+        values: values.into_iter(),
+        device: device.clone(),
+        error: None,
+    };
+    let net = net.map(&mut l);
+    if l.values.next().is_some() {
+        l.error
+            .get_or_insert_with(|| "the file holds too many tensors".into());
+    }
+    match l.error {
+        Some(e) => Err(e),
+        None => Ok(net),
+    }
+}
+
+/// A network being trained, with its optimizer (Adam).
+pub struct Trainer {
+    /// `None` only inside [`Trainer::step`] (the optimizer takes the module by value).
+    net: Option<Net>,
+    optim: ModuleOptimizer,
+    device: Device,
+    cfg: NetConfig,
+}
+
+/// The CPU device every DQN runs on (burn's pure-Rust `flex` backend), with gradients.
+pub fn train_device() -> Device {
+    Device::flex().autodiff()
+}
+
+impl Trainer {
+    pub fn new(cfg: &NetConfig, seed: u64) -> Trainer {
+        let device = train_device();
+        Trainer {
+            net: Some(Net::new(cfg, seed, &device)),
+            optim: AdamConfig::new().with_epsilon(1e-8).init(),
+            device,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// Wrap a network (e.g. loaded from a file) for more training; the optimizer starts fresh.
+    pub fn from_net(cfg: &NetConfig, net: Net) -> Trainer {
+        let device = train_device();
+        Trainer {
+            net: Some(net.to_device(&device)),
+            optim: AdamConfig::new().with_epsilon(1e-8).init(),
+            device,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// One Adam step on `batch` at learning rate `lr`; returns the batch's loss before the step.
+    pub fn step(&mut self, batch: &Batch, lr: f64) -> f32 {
+        let n = batch.labels.len();
+        let s = self.cfg.obs_size;
+        let obs = Tensor::<4>::from_data(
+            TensorData::new(batch.obs.clone(), [n, CHANNELS, s, s]),
+            &self.device,
+        );
+        let actions = Tensor::<2>::from_data(
+            TensorData::new(batch.actions.clone(), [n, self.cfg.action_dim]),
+            &self.device,
+        );
+        let labels =
+            Tensor::<1>::from_data(TensorData::new(batch.labels.clone(), [n]), &self.device);
+        let net = self.net.take().expect("the trainer holds its network");
+        let loss = bce(net.forward(obs, actions), labels);
+        let value = scalar(loss.clone());
+        let grads = GradientsParams::from_grads(loss.backward(), &net);
+        self.net = Some(self.optim.step(lr, net, grads));
+        value
+    }
+
+    /// The network being trained.
+    pub fn net(&self) -> &Net {
+        self.net.as_ref().expect("the trainer holds its network")
+    }
+
+    /// The network for inference (batch norm on its running statistics, no gradients).
+    pub fn scorer(&self) -> Scorer {
+        Scorer::new(self.net().clone(), &self.cfg)
+    }
+}
+
+fn scalar(t: Tensor<1>) -> f32 {
+    t.into_data()
+        .convert::<f32>()
+        .try_to_vec::<f32>()
+        .ok()
+        .and_then(|v| v.first().copied())
+        .unwrap_or(f32::NAN)
+}
+
+/// A network in inference mode: scores every action of a set on one observation.
+pub struct Scorer {
+    net: Net,
+    cfg: NetConfig,
+    device: Device,
+}
+
+/// Actions scored per forward pass of the last stage.
+const SCORE_CHUNK: usize = 512;
+
+impl Scorer {
+    pub fn new(net: Net, cfg: &NetConfig) -> Scorer {
+        let device = Device::flex();
+        Scorer {
+            // Inference mode: batch norm on its running statistics, no gradients.
+            net: net.valid().to_device(&device),
+            cfg: cfg.clone(),
+            device,
+        }
+    }
+
+    /// The logit of each action (`actions`: `n × action_dim`, row-major) on one observation
+    /// (`CHANNELS × s × s`); the observation is encoded once.
+    pub fn score(&self, obs: &[f32], actions: &[f32]) -> Vec<f32> {
+        let s = self.cfg.obs_size;
+        let d = self.cfg.action_dim;
+        let n = actions.len() / d;
+        let x = Tensor::<4>::from_data(
+            TensorData::new(obs.to_vec(), [1, CHANNELS, s, s]),
+            &self.device,
+        );
+        let features = self.net.encode(x);
+        let [_, c, h, w] = features.dims();
+        let mut out = Vec::with_capacity(n);
+        let mut start = 0;
+        while start < n {
+            let m = SCORE_CHUNK.min(n - start);
+            let a = Tensor::<2>::from_data(
+                TensorData::new(actions[start * d..(start + m) * d].to_vec(), [m, d]),
+                &self.device,
+            );
+            let f = features.clone().expand([m, c, h, w]);
+            let logits = self.net.fuse(f, a);
+            out.extend(
+                logits
+                    .into_data()
+                    .convert::<f32>()
+                    .try_to_vec::<f32>()
+                    .unwrap_or_else(|_| vec![f32::NAN; m]),
+            );
+            start += m;
+        }
+        out
+    }
+
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+}

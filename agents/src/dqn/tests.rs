@@ -1,0 +1,248 @@
+//! Tests of the DQN on small synthetic data (seconds each in release).
+
+use super::data::{sample, Example, Observations, Pools};
+use super::model::{Net, NetConfig, Scorer};
+use super::{Dqn, DqnContext, NoProgress, Profile, TrainConfig};
+use crate::protocol::{Agent, Status, StatusTable};
+use std::sync::Arc;
+
+const SIZE: usize = 16;
+
+fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
+    TrainConfig {
+        profile: Profile::Cpu,
+        net: NetConfig {
+            obs_size: SIZE,
+            stem_kernel: 3,
+            stem_pool: false,
+            widths: vec![8, 16],
+            blocks: 1,
+            action_dim: 2,
+            action_hidden: 16,
+        },
+        updates,
+        batch: 32,
+        lr: 3e-3,
+        balanced: true,
+        seed,
+        online_updates: 1,
+        online_lr: 1e-4,
+    }
+}
+
+/// Task `t` of `n` shows a vertical red bar at column `bar(t)`; an action (x, y) solves it when
+/// x is within 0.1 of the bar's position. Actions are a grid-like deterministic set.
+fn synthetic(tasks: usize, actions: usize) -> (DqnContext, StatusTable) {
+    let bar = |t: usize| 2 + (t * 11) % (SIZE - 4);
+    let mut masks = Vec::new();
+    for t in 0..tasks {
+        for _y in 0..SIZE {
+            for x in 0..SIZE {
+                let red = x == bar(t) || x == bar(t) + 1;
+                masks.push(if red { 1 << raster::colour::RED } else { 1 });
+            }
+        }
+    }
+    let set: Vec<Vec<f64>> = (0..actions)
+        .map(|a| {
+            let w = tasks::rng::word(7, 1, a as u64, 0);
+            vec![
+                tasks::rng::unit_f64(w),
+                tasks::rng::unit_f64(w.rotate_left(32)),
+            ]
+        })
+        .collect();
+    let mut codes = Vec::new();
+    for t in 0..tasks {
+        let centre = (bar(t) as f64 + 1.0) / SIZE as f64;
+        for a in &set {
+            let s = if (a[0] - centre).abs() < 0.1 {
+                Status::Solved
+            } else {
+                Status::NotSolved
+            };
+            codes.push(s.code());
+        }
+    }
+    let table = StatusTable {
+        actions,
+        templates: (0..tasks as u32).collect(),
+        codes,
+    };
+    (
+        DqnContext::new(Observations::from_masks(SIZE, masks), set),
+        table,
+    )
+}
+
+fn trained(seed: u64, updates: usize, tasks: usize) -> (Dqn, StatusTable) {
+    let (ctx, table) = synthetic(tasks, 64);
+    let mut dqn = Dqn::new(
+        Arc::new(ctx),
+        tiny_config(seed, updates),
+        false,
+        Arc::new(NoProgress),
+    );
+    let train: Vec<usize> = (0..tasks).collect();
+    dqn.train(&table, &train, &[]);
+    (dqn, table)
+}
+
+#[test]
+fn balanced_batches_are_balanced() {
+    let mut pools = Pools::default();
+    for a in 0..5 {
+        pools.add(Example { task: 0, action: a }, Status::Solved);
+    }
+    for a in 5..1000 {
+        pools.add(Example { task: 1, action: a }, Status::NotSolved);
+    }
+    pools.add(Example { task: 2, action: 0 }, Status::Invalid);
+    assert_eq!(pools.len(), 1000, "invalid actions are not examples");
+    for update in 0..20 {
+        let b = sample(&pools, 64, true, 3, update);
+        assert_eq!(b.iter().filter(|(_, s)| *s).count(), 32);
+        assert!(
+            b.iter().all(|(e, s)| *s == (e.task == 0)),
+            "labels match pools"
+        );
+    }
+    // Unbalanced, the rare class stays rare (5 in 1,000).
+    let solved: usize = (0..20)
+        .map(|u| {
+            sample(&pools, 64, false, 3, u)
+                .iter()
+                .filter(|(_, s)| *s)
+                .count()
+        })
+        .sum();
+    assert!(solved < 40, "{solved} solved of 1,280 unbalanced draws");
+}
+
+#[test]
+fn film_makes_the_output_depend_on_the_action() {
+    let (ctx, _) = synthetic(1, 2);
+    let cfg = tiny_config(1, 0);
+    let net = Net::new(&cfg.net, 1, &burn::tensor::Device::flex());
+    let scorer = Scorer::new(net, &cfg.net);
+    let mut planes = Vec::new();
+    ctx.obs.push_planes(0, &mut planes);
+    let s = scorer.score(&planes, &[0.1, 0.2, 0.9, 0.7]);
+    assert_eq!(s.len(), 2);
+    assert!(s.iter().all(|v| v.is_finite()));
+    assert_ne!(s[0], s[1], "two actions, one score: the action is ignored");
+}
+
+#[test]
+fn the_network_overfits_a_tiny_dataset() {
+    let (dqn, table) = trained(5, 600, 4);
+    let loss = dqn.summary.final_loss;
+    // Its ranking of the training pairs: share of (solving, failing) pairs of a task in the right
+    // order (balanced batches shift the logits' threshold, so the order is what is learned).
+    let (mut right, mut pairs) = (0usize, 0usize);
+    for t in 0..4 {
+        let s = dqn.scores(t);
+        let solved = |a: usize| table.codes[t * 64 + a] == Status::Solved.code();
+        for a in (0..64).filter(|&a| solved(a)) {
+            for b in (0..64).filter(|&b| !solved(b)) {
+                pairs += 1;
+                right += usize::from(s[a] > s[b]);
+            }
+        }
+    }
+    eprintln!("loss {loss}, {right} of {pairs} pairs in order");
+    assert!(
+        loss < 0.1,
+        "final training loss {loss} on 4 tasks × 64 actions"
+    );
+    assert!(
+        pairs > 0 && right * 100 >= pairs * 99,
+        "{right} of {pairs} pairs in order"
+    );
+}
+
+#[test]
+fn a_trained_model_ranks_a_solving_action_first() {
+    let (mut dqn, table) = trained(9, 150, 6);
+    // DQN's first attempt on each training task solves it; an untrained network's ranking is
+    // no better than chance there (checked so that this test can fail).
+    let train: Vec<usize> = (0..6).collect();
+    let solved = crate::protocol::evaluate(&mut dqn, &table, &train);
+    let first_try = solved.iter().filter(|s| **s == Some(1)).count();
+    assert!(first_try >= 5, "{solved:?}");
+    let (mut fresh, _) = trained(9, 0, 6);
+    let untrained = crate::protocol::evaluate(&mut fresh, &table, &train);
+    assert!(untrained.iter().filter(|s| **s == Some(1)).count() < first_try);
+}
+
+#[test]
+fn dqn_o_learns_from_its_attempts_deterministically() {
+    let run = || {
+        let (ctx, table) = synthetic(6, 64);
+        let mut dqn = Dqn::new(
+            Arc::new(ctx),
+            tiny_config(4, 20),
+            true,
+            Arc::new(NoProgress),
+        );
+        dqn.train(&table, &[0, 1, 2], &[]);
+        let before = dqn.scores(5);
+        let solved = crate::protocol::evaluate(&mut dqn, &table, &[3, 4]);
+        (before, dqn.scores(5), solved, dqn.weights())
+    };
+    let (before, after, solved, weights) = run();
+    assert_ne!(before, after, "two test tasks' attempts changed nothing");
+    assert_eq!(run(), (before, after, solved, weights));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_weights_on_any_thread_count() {
+    let on = |threads: usize, seed: u64| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool")
+            .install(|| trained(seed, 30, 4).0.weights())
+    };
+    let one = on(1, 11);
+    assert!(!one.is_empty());
+    assert_eq!(one, on(2, 11), "1 thread vs 2 threads");
+    assert_eq!(one, on(1, 11), "twice on 1 thread");
+    assert_ne!(one, on(1, 12), "another seed, the same weights");
+}
+
+#[test]
+fn a_saved_model_scores_like_the_trained_one() {
+    let (dqn, _) = trained(3, 20, 2);
+    let dir = std::env::temp_dir().join(format!("rephyre-dqn-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("m.model");
+    let summary = dqn.summary.clone();
+    super::file::save(&path, dqn_net(&dqn), &dqn.config, "synthetic", &summary).expect("save");
+    let (header, net) = super::file::load(&path).expect("load");
+    assert_eq!(header.config, dqn.config);
+    assert_eq!(header.summary, summary);
+    let scorer = Scorer::new(net, &dqn.config.net);
+    let (ctx, _) = synthetic(2, 64);
+    let mut planes = Vec::new();
+    ctx.obs.push_planes(1, &mut planes);
+    let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
+    assert_eq!(scorer.score(&planes, &flat), dqn.scores(1));
+    // A truncated file is refused with a message, not a panic.
+    let bytes = std::fs::read(&path).expect("read");
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).expect("write");
+    assert!(super::file::load(&path).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn dqn_net(d: &Dqn) -> &Net {
+    d.net().expect("trained")
+}
+
+#[test]
+fn the_cosine_schedule_decays_to_zero() {
+    use super::train::cosine_lr;
+    assert_eq!(cosine_lr(1.0, 0, 100), 1.0);
+    assert!((cosine_lr(1.0, 50, 100) - 0.5).abs() < 1e-12);
+    assert!(cosine_lr(1.0, 99, 100) < 1e-3);
+}
