@@ -189,7 +189,7 @@ EXAMPLES:
   rephyre eval --agent all --setup all --folds 0-9 --actions 200 --cache table --out results.csv --table table.md --plot curves.svg
   rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
   rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
-  rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 300 --cache table --models models --out dqn.csv
+  rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 1000 --cache table --models models --out dqn.csv
 
 The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
 like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
@@ -255,7 +255,7 @@ pub struct EvalArgs {
     /// Success-curve plot (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 1,000 updates) or
+    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 5,000 updates) or
     /// `paper` (256×256, ResNet-18, 100,000 updates).
     #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
     pub dqn_profile: DqnProfileChoice,

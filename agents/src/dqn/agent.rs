@@ -95,7 +95,7 @@ impl Dqn {
         self.pools = Pools::from_table(sim, train_tasks, self.ctx.actions.len());
         if let Some(path) = model.filter(|p| p.exists()) {
             let (header, net) = file::load(path)?;
-            if header.config != self.config {
+            if !header.config.trains_like(&self.config) {
                 return Err(format!(
                     "{} was trained with another configuration; remove it or choose another models directory",
                     path.display()

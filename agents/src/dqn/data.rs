@@ -130,12 +130,7 @@ pub fn sample(
     seed: u64,
     update: u64,
 ) -> Vec<(Example, bool)> {
-    let pick = |slot: usize, len: usize| -> usize {
-        let w = rng::word(seed, BATCH_STREAM, update, slot as u64);
-        // Multiply-shift: uniform enough for pools far below 2^32, and free of modulo bias
-        // beyond that scale.
-        ((u128::from(w) * len as u128) >> 64) as usize
-    };
+    let pick = |slot: usize, len: usize| pick(seed, update, slot, len);
     let both = !pools.solved.is_empty() && !pools.not_solved.is_empty();
     (0..batch)
         .map(|slot| {
@@ -157,19 +152,155 @@ pub fn sample(
         .collect()
 }
 
+/// The examples of each task that has any, for batches that draw several actions of one scene.
+#[derive(Clone, Debug, Default)]
+pub struct TaskPools {
+    /// Tasks with at least one example, ascending.
+    tasks: Vec<usize>,
+    /// Per task of `tasks`: its solving and its non-solving actions, ascending.
+    solved: Vec<Vec<usize>>,
+    not_solved: Vec<Vec<usize>>,
+    /// Indices into `tasks` of the tasks with examples of both kinds.
+    mixed: Vec<usize>,
+}
+
+impl TaskPools {
+    pub fn new(pools: &Pools) -> TaskPools {
+        let mut by_task: std::collections::BTreeMap<usize, (Vec<usize>, Vec<usize>)> =
+            std::collections::BTreeMap::new();
+        for e in &pools.solved {
+            by_task.entry(e.task).or_default().0.push(e.action);
+        }
+        for e in &pools.not_solved {
+            by_task.entry(e.task).or_default().1.push(e.action);
+        }
+        let mut p = TaskPools::default();
+        for (task, (mut solved, mut not_solved)) in by_task {
+            solved.sort_unstable();
+            not_solved.sort_unstable();
+            if !solved.is_empty() && !not_solved.is_empty() {
+                p.mixed.push(p.tasks.len());
+            }
+            p.tasks.push(task);
+            p.solved.push(solved);
+            p.not_solved.push(not_solved);
+        }
+        p
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+}
+
+/// Uniform index below `len` for (seed, update, slot) on the batch stream.
+fn pick(seed: u64, update: u64, slot: usize, len: usize) -> usize {
+    let w = rng::word(seed, BATCH_STREAM, update, slot as u64);
+    // Multiply-shift: uniform enough for pools far below 2^32, and free of modulo bias beyond
+    // that scale.
+    ((u128::from(w) * len as u128) >> 64) as usize
+}
+
+/// The examples of update `update` in groups of `per_scene` actions of one task (a batch of
+/// `batch / per_scene` scenes; the network encodes each scene once). With `balanced`, a group's
+/// task is drawn uniformly from the tasks with both solving and non-solving actions, and the
+/// first half of the group is its solving actions, the second half its non-solving ones (each
+/// uniform with replacement): every scene teaches which of its actions work, and each task
+/// counts the same however many of its actions solve it. Else the task is drawn uniformly from
+/// every task with examples and its actions uniformly from all of its examples. Keyed by (seed,
+/// update, slot) like [`sample`].
+pub fn sample_grouped(
+    pools: &TaskPools,
+    batch: usize,
+    per_scene: usize,
+    balanced: bool,
+    seed: u64,
+    update: u64,
+) -> Vec<(Example, bool)> {
+    let per_scene = per_scene.clamp(1, batch.max(1));
+    let scenes = batch / per_scene;
+    let candidates: Vec<usize> = if balanced && !pools.mixed.is_empty() {
+        pools.mixed.clone()
+    } else {
+        (0..pools.tasks.len()).collect()
+    };
+    let mut out = Vec::with_capacity(scenes * per_scene);
+    if candidates.is_empty() {
+        return out;
+    }
+    let balanced = balanced && !pools.mixed.is_empty();
+    for g in 0..scenes {
+        let t = candidates[pick(seed, update, batch + g, candidates.len())];
+        let task = pools.tasks[t];
+        let (solved, not_solved) = (&pools.solved[t], &pools.not_solved[t]);
+        for j in 0..per_scene {
+            let slot = g * per_scene + j;
+            let (action, is_solved) = if balanced {
+                if j < per_scene / 2 {
+                    (solved[pick(seed, update, slot, solved.len())], true)
+                } else {
+                    (
+                        not_solved[pick(seed, update, slot, not_solved.len())],
+                        false,
+                    )
+                }
+            } else {
+                let i = pick(seed, update, slot, solved.len() + not_solved.len());
+                if i < solved.len() {
+                    (solved[i], true)
+                } else {
+                    (not_solved[i - solved.len()], false)
+                }
+            };
+            out.push((Example { task, action }, is_solved));
+        }
+    }
+    out
+}
+
+/// The network's inputs for `examples` in groups of `per_scene` consecutive examples of one
+/// task each (from [`sample_grouped`]): each group's scene is stored once.
+pub fn batch_of_grouped(
+    examples: &[(Example, bool)],
+    per_scene: usize,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+) -> super::model::Batch {
+    let per_scene = per_scene.max(1);
+    let mut b = actions_and_labels(examples, per_scene, actions);
+    for group in examples.chunks(per_scene) {
+        debug_assert!(group.iter().all(|(e, _)| e.task == group[0].0.task));
+        obs.push_planes(group[0].0.task, &mut b.obs);
+    }
+    b
+}
+
 /// The network's inputs for `examples`.
 pub fn batch_of(
     examples: &[(Example, bool)],
     obs: &Observations,
     actions: &[Vec<f64>],
 ) -> super::model::Batch {
+    let mut b = actions_and_labels(examples, 1, actions);
+    for &(e, _) in examples {
+        obs.push_planes(e.task, &mut b.obs);
+    }
+    b
+}
+
+/// A batch of `examples`' actions and labels, with no observation yet.
+fn actions_and_labels(
+    examples: &[(Example, bool)],
+    per_scene: usize,
+    actions: &[Vec<f64>],
+) -> super::model::Batch {
     let mut b = super::model::Batch {
         obs: Vec::new(),
         actions: Vec::new(),
         labels: Vec::with_capacity(examples.len()),
+        per_scene,
     };
     for &(e, solved) in examples {
-        obs.push_planes(e.task, &mut b.obs);
         b.actions
             .extend(actions[e.action].iter().map(|&v| v as f32));
         b.labels.push(if solved { 1.0 } else { 0.0 });

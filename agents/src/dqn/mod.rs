@@ -29,10 +29,15 @@ pub use train::{NoProgress, TrainProgress, TrainSummary};
 
 use serde::{Deserialize, Serialize};
 
+fn one() -> usize {
+    1
+}
+
 /// A training configuration preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Profile {
-    /// Affordable on a 2-core CPU: 64×64 observations, a small ResNet, a few thousand updates.
+    /// Affordable on a 2-core CPU: 64×64 observations, a small ResNet with coordinate and ball
+    /// planes, 5,000 updates of grouped batches.
     Cpu,
     /// The paper's: 256×256 observations, ResNet-18 widths and depth, 100,000 updates.
     Paper,
@@ -58,6 +63,11 @@ pub struct TrainConfig {
     pub lr: f64,
     /// Half of each batch solving, half not (the paper's class balancing).
     pub balanced: bool,
+    /// Actions drawn per scene in a batch (1: every example from anywhere, the paper's). More
+    /// makes each scene teach which of its actions work, and the observation encoder runs once
+    /// per scene, so an update costs less ([`data::sample_grouped`]).
+    #[serde(default = "one")]
+    pub actions_per_scene: usize,
     pub seed: u64,
     /// DQN-O: updates after each test task, on batches half training data, half the test
     /// attempts seen so far.
@@ -67,6 +77,17 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
+    /// Whether a model trained under `other` is the model this configuration trains: every
+    /// field but DQN-O's online ones (they act only after training).
+    pub fn trains_like(&self, other: &TrainConfig) -> bool {
+        let offline = |c: &TrainConfig| TrainConfig {
+            online_updates: 0,
+            online_lr: 0.0,
+            ..c.clone()
+        };
+        offline(self) == offline(other)
+    }
+
     /// The preset `profile` for actions of `action_dim` numbers.
     pub fn preset(profile: Profile, action_dim: usize, seed: u64) -> TrainConfig {
         match profile {
@@ -80,14 +101,17 @@ impl TrainConfig {
                     blocks: 1,
                     action_dim,
                     action_hidden: 64,
+                    coord_planes: true,
+                    ball_plane: true,
                 },
-                updates: 1_000,
+                updates: 5_000,
                 batch: 64,
-                lr: 1e-3,
+                lr: 1e-2,
                 balanced: true,
+                actions_per_scene: 8,
                 seed,
                 online_updates: 1,
-                online_lr: 1e-4,
+                online_lr: 1e-3,
             },
             Profile::Paper => TrainConfig {
                 profile,
@@ -99,11 +123,14 @@ impl TrainConfig {
                     blocks: 2,
                     action_dim,
                     action_hidden: 256,
+                    coord_planes: false,
+                    ball_plane: false,
                 },
                 updates: 100_000,
                 batch: 64,
                 lr: 3e-4,
                 balanced: true,
+                actions_per_scene: 1,
                 seed,
                 online_updates: 10,
                 online_lr: 3e-5,

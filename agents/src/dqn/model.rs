@@ -38,6 +38,16 @@ pub struct NetConfig {
     pub action_dim: usize,
     /// Hidden width of the action MLP.
     pub action_hidden: usize,
+    /// Two more input planes holding each pixel's x and y (in −1..1): FiLM's gains are per
+    /// channel, so a feature that knows where it is lets the action's position select a region
+    /// of the scene. Off in the paper's network.
+    #[serde(default)]
+    pub coord_planes: bool,
+    /// One more plane entering the last stage, beside FiLM: the action's balls drawn at that
+    /// stage's resolution, so the action's place meets the scene's features where they are.
+    /// Off in the paper's network.
+    #[serde(default)]
+    pub ball_plane: bool,
 }
 
 #[derive(Module, Debug)]
@@ -150,6 +160,8 @@ pub struct Batch {
     pub actions: Vec<f32>,
     /// 1 for solved, 0 for not solved.
     pub labels: Vec<f32>,
+    /// Consecutive examples sharing one observation: `obs` holds `n / per_scene` of them.
+    pub per_scene: usize,
 }
 
 impl Net {
@@ -165,7 +177,13 @@ impl Net {
         }
         let fused = w[stages - 2];
         let net = Net {
-            stem: ConvBn::new(CHANNELS, w[0], cfg.stem_kernel, 2, device),
+            stem: ConvBn::new(
+                CHANNELS + if cfg.coord_planes { 2 } else { 0 },
+                w[0],
+                cfg.stem_kernel,
+                2,
+                device,
+            ),
             pool: cfg.stem_pool.then(|| {
                 MaxPool2dConfig::new([3, 3])
                     .with_strides([2, 2])
@@ -173,7 +191,13 @@ impl Net {
                     .init()
             }),
             trunk,
-            last: Stage::new(fused, w[stages - 1], 2, cfg.blocks, device),
+            last: Stage::new(
+                fused + usize::from(cfg.ball_plane),
+                w[stages - 1],
+                2,
+                cfg.blocks,
+                device,
+            ),
             action_in: linear(cfg.action_dim, cfg.action_hidden, device),
             action_hidden: linear(cfg.action_hidden, cfg.action_hidden, device),
             film: linear(cfg.action_hidden, 2 * fused, device),
@@ -188,6 +212,24 @@ impl Net {
 
     /// Action-independent features of observations `[n, CHANNELS, s, s]`.
     pub fn encode(&self, obs: Tensor<4>) -> Tensor<4> {
+        let [n, c, h, w] = obs.dims();
+        let stem_in = self.stem.conv.weight.dims()[1];
+        let obs = if stem_in > c {
+            // The coordinate planes: x across, y down the image, each in −1..1.
+            let mut planes = Vec::with_capacity(2 * h * w);
+            for _ in 0..h {
+                planes.extend((0..w).map(|x| coordinate(x, w)));
+            }
+            for y in 0..h {
+                planes.extend(std::iter::repeat_n(coordinate(y, h), w));
+            }
+            let coords =
+                Tensor::<4>::from_data(TensorData::new(planes, [1, 2, h, w]), &obs.device())
+                    .expand([n, 2, h, w]);
+            Tensor::cat(vec![obs, coords], 1)
+        } else {
+            obs
+        };
         let mut x = relu(self.stem.forward(obs));
         if let Some(p) = &self.pool {
             x = p.forward(x);
@@ -198,24 +240,81 @@ impl Net {
         x
     }
 
-    /// Logits `[n]` of features `[n, c, h, w]` (from [`Net::encode`]) with actions `[n, d]`.
-    pub fn fuse(&self, features: Tensor<4>, actions: Tensor<2>) -> Tensor<1> {
-        let [n, c, _, _] = features.dims();
-        let a = relu(self.action_in.forward(actions));
+    /// Logits `[n]` of features `[n, c, h, w]` (from [`Net::encode`]) with actions (`n × d`,
+    /// row-major).
+    pub fn fuse(&self, features: Tensor<4>, actions: &[f32]) -> Tensor<1> {
+        let [n, c, h, w] = features.dims();
+        let device = features.device();
+        let d = actions.len() / n.max(1);
+        let a = Tensor::<2>::from_data(TensorData::new(actions.to_vec(), [n, d]), &device);
+        let a = relu(self.action_in.forward(a));
         let a = relu(self.action_hidden.forward(a));
         let film = self.film.forward(a);
         let gain = film.clone().narrow(1, 0, c).reshape([n, c, 1, 1]) + 1.0;
         let bias = film.narrow(1, c, c).reshape([n, c, 1, 1]);
-        let x = self.last.forward(features * gain + bias);
+        let mut x = features * gain + bias;
+        if self.last.blocks[0].a.conv.weight.dims()[1] > c {
+            let planes = ball_planes(actions, d, h, w);
+            x = Tensor::cat(
+                vec![
+                    x,
+                    Tensor::from_data(TensorData::new(planes, [n, 1, h, w]), &device),
+                ],
+                1,
+            );
+        }
+        let x = self.last.forward(x);
         let [_, c4, h, w] = x.dims();
         let pooled = x.reshape([n, c4, h * w]).max_dim(2).reshape([n, c4]);
         self.head.forward(pooled).reshape([n])
     }
 
-    /// Logits of a batch.
-    pub fn forward(&self, obs: Tensor<4>, actions: Tensor<2>) -> Tensor<1> {
-        self.fuse(self.encode(obs), actions)
+    /// Logits of a batch whose observations each serve `per_scene` consecutive actions.
+    pub fn forward(&self, obs: Tensor<4>, actions: &[f32], per_scene: usize) -> Tensor<1> {
+        let features = self.encode(obs);
+        let features = if per_scene > 1 {
+            let [g, c, h, w] = features.dims();
+            features
+                .unsqueeze_dim::<5>(1)
+                .expand([g, per_scene, c, h, w])
+                .reshape([g * per_scene, c, h, w])
+        } else {
+            features
+        };
+        self.fuse(features, actions)
     }
+}
+
+/// The balls of `n` actions (each `d` numbers: x, y, r per ball, as the tasks map them: centre
+/// 255·(x, y) px, radius 2 + 30·r px; y up like the observation's rows) drawn on an `h × w` grid
+/// over the scene: a cell is 1 where its centre is inside a ball, falling to 0 one cell
+/// outside it.
+pub(crate) fn ball_planes(actions: &[f32], d: usize, h: usize, w: usize) -> Vec<f32> {
+    let n = actions.len() / d.max(1);
+    let cell = 256.0 / w.max(h) as f32;
+    let mut out = vec![0f32; n * h * w];
+    for (i, a) in actions.chunks_exact(d.max(1)).enumerate() {
+        let plane = &mut out[i * h * w..(i + 1) * h * w];
+        for ball in a.chunks_exact(3) {
+            let (bx, by, r) = (255.0 * ball[0], 255.0 * ball[1], 2.0 + 30.0 * ball[2]);
+            for row in 0..h {
+                for col in 0..w {
+                    let cx = (col as f32 + 0.5) * 256.0 / w as f32;
+                    let cy = (row as f32 + 0.5) * 256.0 / h as f32;
+                    let dist = ((cx - bx).powi(2) + (cy - by).powi(2)).sqrt();
+                    let v = (1.0 - (dist - r).max(0.0) / cell).max(0.0);
+                    let p = &mut plane[row * w + col];
+                    *p = p.max(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Pixel `i` of `n` mapped to its centre's position in −1..1.
+fn coordinate(i: usize, n: usize) -> f32 {
+    ((2 * i + 1) as f32 / n as f32) - 1.0
 }
 
 /// Binary cross-entropy of `logits` against 0/1 `labels`, averaged (log-sum-exp form, stable
@@ -373,18 +472,18 @@ impl Trainer {
     pub fn step(&mut self, batch: &Batch, lr: f64) -> f32 {
         let n = batch.labels.len();
         let s = self.cfg.obs_size;
+        let scenes = n / batch.per_scene.max(1);
         let obs = Tensor::<4>::from_data(
-            TensorData::new(batch.obs.clone(), [n, CHANNELS, s, s]),
-            &self.device,
-        );
-        let actions = Tensor::<2>::from_data(
-            TensorData::new(batch.actions.clone(), [n, self.cfg.action_dim]),
+            TensorData::new(batch.obs.clone(), [scenes, CHANNELS, s, s]),
             &self.device,
         );
         let labels =
             Tensor::<1>::from_data(TensorData::new(batch.labels.clone(), [n]), &self.device);
         let net = self.net.take().expect("the trainer holds its network");
-        let loss = bce(net.forward(obs, actions), labels);
+        let loss = bce(
+            net.forward(obs, &batch.actions, batch.per_scene.max(1)),
+            labels,
+        );
         let value = scalar(loss.clone());
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         self.net = Some(self.optim.step(lr, net, grads));
@@ -448,12 +547,8 @@ impl Scorer {
         let mut start = 0;
         while start < n {
             let m = SCORE_CHUNK.min(n - start);
-            let a = Tensor::<2>::from_data(
-                TensorData::new(actions[start * d..(start + m) * d].to_vec(), [m, d]),
-                &self.device,
-            );
             let f = features.clone().expand([m, c, h, w]);
-            let logits = self.net.fuse(f, a);
+            let logits = self.net.fuse(f, &actions[start * d..(start + m) * d]);
             out.extend(
                 logits
                     .into_data()

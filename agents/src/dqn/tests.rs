@@ -1,6 +1,6 @@
 //! Tests of the DQN on small synthetic data (seconds each in release).
 
-use super::data::{sample, Example, Observations, Pools};
+use super::data::{sample, sample_grouped, Example, Observations, Pools, TaskPools};
 use super::model::{Net, NetConfig, Scorer};
 use super::{Dqn, DqnContext, NoProgress, Profile, TrainConfig};
 use crate::protocol::{Agent, Status, StatusTable};
@@ -17,13 +17,16 @@ fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
             stem_pool: false,
             widths: vec![8, 16],
             blocks: 1,
-            action_dim: 2,
+            action_dim: 3,
             action_hidden: 16,
+            coord_planes: false,
+            ball_plane: false,
         },
         updates,
         batch: 32,
         lr: 3e-3,
         balanced: true,
+        actions_per_scene: 1,
         seed,
         online_updates: 1,
         online_lr: 1e-4,
@@ -49,6 +52,7 @@ fn synthetic(tasks: usize, actions: usize) -> (DqnContext, StatusTable) {
             vec![
                 tasks::rng::unit_f64(w),
                 tasks::rng::unit_f64(w.rotate_left(32)),
+                tasks::rng::unit_f64(w.rotate_left(16)),
             ]
         })
         .collect();
@@ -75,14 +79,22 @@ fn synthetic(tasks: usize, actions: usize) -> (DqnContext, StatusTable) {
     )
 }
 
+/// `tiny_config` with the CPU profile's additions: grouped batches, coordinate and ball planes.
+fn tiny_grouped_config(seed: u64, updates: usize) -> TrainConfig {
+    let mut c = tiny_config(seed, updates);
+    c.actions_per_scene = 8;
+    c.net.coord_planes = true;
+    c.net.ball_plane = true;
+    c
+}
+
 fn trained(seed: u64, updates: usize, tasks: usize) -> (Dqn, StatusTable) {
+    trained_with(tiny_config(seed, updates), tasks)
+}
+
+fn trained_with(config: TrainConfig, tasks: usize) -> (Dqn, StatusTable) {
     let (ctx, table) = synthetic(tasks, 64);
-    let mut dqn = Dqn::new(
-        Arc::new(ctx),
-        tiny_config(seed, updates),
-        false,
-        Arc::new(NoProgress),
-    );
+    let mut dqn = Dqn::new(Arc::new(ctx), config, false, Arc::new(NoProgress));
     let train: Vec<usize> = (0..tasks).collect();
     dqn.train(&table, &train, &[]);
     (dqn, table)
@@ -120,6 +132,92 @@ fn balanced_batches_are_balanced() {
 }
 
 #[test]
+fn grouped_batches_share_a_scene_and_are_balanced() {
+    let mut pools = Pools::default();
+    // Task 0: 3 solving, 40 failing; task 1: failing only; task 2: 10 and 10; task 3 invalid.
+    for a in 0..43 {
+        let s = if a < 3 {
+            Status::Solved
+        } else {
+            Status::NotSolved
+        };
+        pools.add(Example { task: 0, action: a }, s);
+    }
+    for a in 0..50 {
+        pools.add(Example { task: 1, action: a }, Status::NotSolved);
+    }
+    for a in 0..20 {
+        let s = if a % 2 == 0 {
+            Status::Solved
+        } else {
+            Status::NotSolved
+        };
+        pools.add(Example { task: 2, action: a }, s);
+    }
+    pools.add(Example { task: 3, action: 0 }, Status::Invalid);
+    let by_task = TaskPools::new(&pools);
+    let mut seen = [0usize; 4];
+    for update in 0..50 {
+        let b = sample_grouped(&by_task, 64, 8, true, 5, update);
+        assert_eq!(b.len(), 64);
+        for group in b.chunks(8) {
+            let task = group[0].0.task;
+            seen[task] += 1;
+            assert!(
+                group.iter().all(|(e, _)| e.task == task),
+                "one scene per group"
+            );
+            let labels: Vec<bool> = group.iter().map(|(_, s)| *s).collect();
+            assert_eq!(labels, [true, true, true, true, false, false, false, false]);
+            for &(e, solved) in group {
+                let status = if task == 0 {
+                    e.action < 3
+                } else {
+                    e.action % 2 == 0
+                };
+                assert_eq!(solved, status, "label of {e:?}");
+            }
+        }
+    }
+    // Only tasks with both kinds are drawn balanced, each about as often (not by pool size).
+    assert_eq!(seen[1] + seen[3], 0, "{seen:?}");
+    assert!(seen[0] > 150 && seen[2] > 150, "{seen:?}");
+    // Unbalanced, a group's labels follow its task's pool and every task with examples is drawn.
+    let mut failing_only = 0;
+    for update in 0..50 {
+        for group in sample_grouped(&by_task, 64, 8, false, 5, update).chunks(8) {
+            if group[0].0.task == 1 {
+                failing_only += 1;
+                assert!(group.iter().all(|(_, s)| !s));
+            }
+        }
+    }
+    assert!(failing_only > 0);
+}
+
+#[test]
+fn the_ball_plane_draws_the_ball_where_it_is() {
+    // One action: a ball of radius 2 + 30·0.5 = 17 px at (255·0.25, 255·0.75) on an 8×8 grid of
+    // 32 px cells; row 0 is the bottom of the scene (as in observations).
+    let p = super::model::ball_planes(&[0.25, 0.75, 0.5], 3, 8, 8);
+    assert_eq!(p.len(), 64);
+    let at = |row: usize, col: usize| p[row * 8 + col];
+    // The ball's centre (63.75, 191.25) lies in cell (row 5, col 1), whose centre (48, 176) is
+    // √(15.75² + 15.25²) ≈ 21.9 px from it: ≈ 4.9 px outside the ball, one cell is 32 px.
+    let outside = (15.75f32 * 15.75 + 15.25 * 15.25).sqrt() - 17.0;
+    assert!(
+        (at(5, 1) - (1.0 - outside / 32.0)).abs() < 1e-5,
+        "{}",
+        at(5, 1)
+    );
+    assert_eq!(at(0, 7), 0.0, "far cells are empty");
+    assert_eq!(at(5, 6), 0.0);
+    // A second ball (the two-ball tier) is drawn on the same plane.
+    let two = super::model::ball_planes(&[0.25, 0.75, 0.5, 0.9, 0.1, 1.0], 6, 8, 8);
+    assert!(two[5 * 8 + 1] > 0.8 && two[7] > 0.9, "both balls drawn");
+}
+
+#[test]
 fn film_makes_the_output_depend_on_the_action() {
     let (ctx, _) = synthetic(1, 2);
     let cfg = tiny_config(1, 0);
@@ -127,7 +225,7 @@ fn film_makes_the_output_depend_on_the_action() {
     let scorer = Scorer::new(net, &cfg.net);
     let mut planes = Vec::new();
     ctx.obs.push_planes(0, &mut planes);
-    let s = scorer.score(&planes, &[0.1, 0.2, 0.9, 0.7]);
+    let s = scorer.score(&planes, &[0.1, 0.2, 0.5, 0.9, 0.7, 0.5]);
     assert_eq!(s.len(), 2);
     assert!(s.iter().all(|v| v.is_finite()));
     assert_ne!(s[0], s[1], "two actions, one score: the action is ignored");
@@ -173,6 +271,24 @@ fn a_trained_model_ranks_a_solving_action_first() {
     let (mut fresh, _) = trained(9, 0, 6);
     let untrained = crate::protocol::evaluate(&mut fresh, &table, &train);
     assert!(untrained.iter().filter(|s| **s == Some(1)).count() < first_try);
+}
+
+#[test]
+fn grouped_training_with_coordinate_and_ball_planes_learns_and_is_deterministic() {
+    let (mut dqn, table) = trained_with(tiny_grouped_config(9, 150), 6);
+    let train: Vec<usize> = (0..6).collect();
+    let solved = crate::protocol::evaluate(&mut dqn, &table, &train);
+    assert!(
+        solved.iter().filter(|s| **s == Some(1)).count() >= 5,
+        "{solved:?}"
+    );
+    let weights = dqn.weights();
+    let again = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool")
+        .install(|| trained_with(tiny_grouped_config(9, 150), 6).0.weights());
+    assert_eq!(weights, again, "1 vs 2 threads");
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! The training loop: balanced batches, binary cross-entropy, Adam with a cosine learning-rate
 //! schedule; single-threaded kernels so that the weights do not depend on the thread count.
 
-use super::data::{batch_of, sample, Observations, Pools};
+use super::data::{
+    batch_of, batch_of_grouped, sample, sample_grouped, Observations, Pools, TaskPools,
+};
 use super::model::{NetConfig, Trainer};
 use super::TrainConfig;
 
@@ -112,9 +114,27 @@ pub fn run_updates(
         return Vec::new();
     }
     let mut losses = Vec::with_capacity(count);
+    let by_task = (cfg.actions_per_scene > 1).then(|| TaskPools::new(pools));
     for i in 0..count {
-        let examples = sample(pools, cfg.batch, cfg.balanced, cfg.seed, first + i as u64);
-        let batch = batch_of(&examples, obs, actions);
+        let update = first + i as u64;
+        let batch = match &by_task {
+            Some(by_task) => {
+                let examples = sample_grouped(
+                    by_task,
+                    cfg.batch,
+                    cfg.actions_per_scene,
+                    cfg.balanced,
+                    cfg.seed,
+                    update,
+                );
+                batch_of_grouped(&examples, cfg.actions_per_scene, obs, actions)
+            }
+            None => batch_of(
+                &sample(pools, cfg.batch, cfg.balanced, cfg.seed, update),
+                obs,
+                actions,
+            ),
+        };
         let loss = trainer.step(&batch, lr(i));
         progress.update(loss);
         losses.push(loss);
