@@ -55,16 +55,17 @@ impl AgentKind {
         AgentKind::Optimal,
     ];
 
-    /// A fresh agent of this kind for `setup`.
-    fn make(self, setup: Setup, actions: usize, seed: u64) -> Box<dyn Agent> {
-        match self {
+    /// A fresh agent of this kind for `setup`; `None` for the DQNs, which are trained or loaded
+    /// by `dqn::fitted`.
+    fn make(self, setup: Setup, actions: usize, seed: u64) -> Option<Box<dyn Agent>> {
+        Some(match self {
             AgentKind::Rand => Box::new(Rand::new(seed, actions)),
             AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
             AgentKind::MemO => Box::new(MemO::new(actions)),
             AgentKind::Optimal => Box::new(Optimal::new(actions)),
             #[cfg(feature = "dqn")]
-            AgentKind::Dqn | AgentKind::DqnO => unreachable!("DQNs are made by dqn::fitted"),
-        }
+            AgentKind::Dqn | AgentKind::DqnO => return None,
+        })
     }
 
     #[cfg(feature = "dqn")]
@@ -512,32 +513,31 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                         EvalSplit::Test => &test,
                     };
                     let t0 = Instant::now();
-                    #[cfg(feature = "dqn")]
-                    let mut agent: Box<dyn Agent> = if kind.is_dqn() {
-                        let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
-                            bail!("DQN agents need their training parameters");
+                    let mut agent: Box<dyn Agent> =
+                        match kind.make(setup, params.actions, params.seed) {
+                            Some(mut a) => {
+                                a.train(&table, &train, &dev);
+                                a
+                            }
+                            #[cfg(feature = "dqn")]
+                            None => {
+                                let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
+                                    bail!("DQN agents need their training parameters");
+                                };
+                                Box::new(dqn::fitted(
+                                    kind,
+                                    ctx,
+                                    p,
+                                    &table,
+                                    &train,
+                                    setup,
+                                    fold,
+                                    params.seed,
+                                )?)
+                            }
+                            #[cfg(not(feature = "dqn"))]
+                            None => bail!("{kind:?} needs the `dqn` feature"),
                         };
-                        Box::new(dqn::fitted(
-                            kind,
-                            ctx,
-                            p,
-                            &table,
-                            &train,
-                            setup,
-                            fold,
-                            params.seed,
-                        )?)
-                    } else {
-                        let mut a = kind.make(setup, params.actions, params.seed);
-                        a.train(&table, &train, &dev);
-                        a
-                    };
-                    #[cfg(not(feature = "dqn"))]
-                    let mut agent = {
-                        let mut a = kind.make(setup, params.actions, params.seed);
-                        a.train(&table, &train, &dev);
-                        a
-                    };
                     let solved = evaluate(agent.as_mut(), &table, evaluated);
                     Ok((
                         FoldResult {

@@ -1,7 +1,9 @@
 //! DQN and DQN-O as [`Agent`]s: score the action set on each test task, attempt it in
 //! descending score (ties by action index); DQN-O trains on each finished task's attempts.
 
-use super::data::{Example, Observations, Pools};
+use super::data::{
+    batch_of, batch_of_grouped, sample, sample_grouped, Example, Observations, Pools, TaskPools,
+};
 use super::model::{Scorer, Trainer};
 use super::train::{self, TrainProgress, TrainSummary};
 use super::{file, TrainConfig};
@@ -42,6 +44,8 @@ pub struct Dqn {
     pub summary: TrainSummary,
     /// Training examples (DQN-O mixes them into its online batches).
     pools: Pools,
+    /// `pools` by task (DQN-O's grouped online batches; built on first use).
+    pools_by_task: Option<TaskPools>,
     online_pools: Pools,
     online_done: u64,
     task: usize,
@@ -67,6 +71,7 @@ impl Dqn {
             scorer: None,
             summary: TrainSummary::default(),
             pools: Pools::default(),
+            pools_by_task: None,
             online_pools: Pools::default(),
             online_done: 0,
             task: 0,
@@ -215,23 +220,45 @@ impl Agent for Dqn {
         let Some(mut trainer) = self.trainer.take() else {
             return;
         };
+        if self.config.actions_per_scene > 1 && self.pools_by_task.is_none() {
+            self.pools_by_task = Some(TaskPools::new(&self.pools));
+        }
         let (ctx, cfg, pools, online) = (&self.ctx, &self.config, &self.pools, &self.online_pools);
         let first = self.online_done;
         let half = cfg.batch / 2;
+        let aps = cfg.actions_per_scene;
+        let grouped = self
+            .pools_by_task
+            .as_ref()
+            .filter(|_| aps > 1)
+            .map(|by_task| (by_task, TaskPools::new(online)));
         let scorer = self.on_one_thread(|| {
             for i in 0..cfg.online_updates as u64 {
-                // Half the batch from the training data (balanced), half from the test attempts
-                // seen so far (as they came: mostly failures).
-                let mut examples =
-                    super::data::sample(pools, half, true, cfg.seed ^ ONLINE_SEED, first + i);
-                examples.extend(super::data::sample(
-                    online,
-                    cfg.batch - half,
-                    false,
-                    cfg.seed ^ ONLINE_SEED ^ 1,
-                    first + i,
-                ));
-                let batch = super::data::batch_of(&examples, &ctx.obs, &ctx.actions);
+                let (seed, update) = (cfg.seed ^ ONLINE_SEED, first + i);
+                let batch = match &grouped {
+                    // Half the batch from the training data, half from the test attempts seen
+                    // so far, both in groups of one scene: balanced where a test task was
+                    // solved, else its failures.
+                    Some((pools, online)) => {
+                        let mut examples = sample_grouped(pools, half, aps, true, seed, update);
+                        examples.extend(sample_grouped(
+                            online,
+                            cfg.batch - half,
+                            aps,
+                            true,
+                            seed ^ 1,
+                            update,
+                        ));
+                        batch_of_grouped(&examples, aps, &ctx.obs, &ctx.actions)
+                    }
+                    // Half the batch from the training data (balanced), half from the test
+                    // attempts seen so far (as they came: mostly failures).
+                    None => {
+                        let mut examples = sample(pools, half, true, seed, update);
+                        examples.extend(sample(online, cfg.batch - half, false, seed ^ 1, update));
+                        batch_of(&examples, &ctx.obs, &ctx.actions)
+                    }
+                };
                 trainer.step(&batch, cfg.online_lr);
             }
             trainer.scorer()

@@ -293,14 +293,16 @@ fn grouped_training_with_coordinate_and_ball_planes_learns_and_is_deterministic(
 
 #[test]
 fn dqn_o_learns_from_its_attempts_deterministically() {
+    // Both kinds of online batch: independent draws and groups of one scene.
+    for config in [tiny_config(4, 20), tiny_grouped_config(4, 20)] {
+        dqn_o_learns_deterministically_with(config);
+    }
+}
+
+fn dqn_o_learns_deterministically_with(config: TrainConfig) {
     let run = || {
         let (ctx, table) = synthetic(6, 64);
-        let mut dqn = Dqn::new(
-            Arc::new(ctx),
-            tiny_config(4, 20),
-            true,
-            Arc::new(NoProgress),
-        );
+        let mut dqn = Dqn::new(Arc::new(ctx), config.clone(), true, Arc::new(NoProgress));
         dqn.train(&table, &[0, 1, 2], &[]);
         let before = dqn.scores(5);
         let solved = crate::protocol::evaluate(&mut dqn, &table, &[3, 4]);
