@@ -461,7 +461,9 @@ impl Trainer {
     pub fn from_net(cfg: &NetConfig, net: Net) -> Trainer {
         let device = train_device();
         Trainer {
-            net: Some(net.to_device(&device)),
+            // A network read from a file lives on the plain device, where its parameters cannot
+            // track gradients: moved to the training device, they must be told to.
+            net: Some(net.fork(&device).set_require_grad(true).train()),
             optim: AdamConfig::new().with_epsilon(1e-8).init(),
             device,
             cfg: cfg.clone(),

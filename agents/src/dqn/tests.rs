@@ -346,6 +346,24 @@ fn a_saved_model_scores_like_the_trained_one() {
     ctx.obs.push_planes(1, &mut planes);
     let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
     assert_eq!(scorer.score(&planes, &flat), dqn.scores(1));
+    // DQN-O can start from the saved model and keep learning (online updates on a loaded net).
+    let (ctx, table) = synthetic(6, 64);
+    let mut online = Dqn::new(
+        Arc::new(ctx),
+        dqn.config.clone(),
+        true,
+        Arc::new(NoProgress),
+    );
+    online
+        .fit(&table, &[0, 1], Some(&path), "synthetic")
+        .expect("loads");
+    let before = online.scores(5);
+    crate::protocol::evaluate(&mut online, &table, &[3, 4]);
+    assert_ne!(
+        before,
+        online.scores(5),
+        "the loaded model did not learn online"
+    );
     // A truncated file is refused with a message, not a panic.
     let bytes = std::fs::read(&path).expect("read");
     std::fs::write(&path, &bytes[..bytes.len() - 3]).expect("write");
