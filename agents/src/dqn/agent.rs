@@ -47,6 +47,8 @@ pub struct Dqn {
     /// `pools` by task (DQN-O's grouped online batches; built on first use).
     pools_by_task: Option<TaskPools>,
     online_pools: Pools,
+    /// `online_pools` by task, kept up to date task by task (grouped online batches).
+    online_by_task: TaskPools,
     online_done: u64,
     task: usize,
     order: Vec<usize>,
@@ -73,6 +75,7 @@ impl Dqn {
             pools: Pools::default(),
             pools_by_task: None,
             online_pools: Pools::default(),
+            online_by_task: TaskPools::default(),
             online_done: 0,
             task: 0,
             order: Vec::new(),
@@ -214,9 +217,16 @@ impl Agent for Dqn {
             return;
         }
         let task = self.task;
+        let (mut solved, mut not_solved) = (Vec::new(), Vec::new());
         for &(action, status) in &self.tried_now {
             self.online_pools.add(Example { task, action }, status);
+            match status {
+                Status::Solved => solved.push(action),
+                Status::NotSolved => not_solved.push(action),
+                Status::Invalid => {}
+            }
         }
+        self.online_by_task.add_task(task, &solved, &not_solved);
         let Some(mut trainer) = self.trainer.take() else {
             return;
         };
@@ -224,6 +234,7 @@ impl Agent for Dqn {
             self.pools_by_task = Some(TaskPools::new(&self.pools));
         }
         let (ctx, cfg, pools, online) = (&self.ctx, &self.config, &self.pools, &self.online_pools);
+        let online_by_task = &self.online_by_task;
         let first = self.online_done;
         let half = cfg.batch / 2;
         let aps = cfg.actions_per_scene;
@@ -231,7 +242,7 @@ impl Agent for Dqn {
             .pools_by_task
             .as_ref()
             .filter(|_| aps > 1)
-            .map(|by_task| (by_task, TaskPools::new(online)));
+            .map(|by_task| (by_task, online_by_task));
         let scorer = self.on_one_thread(|| {
             for i in 0..cfg.online_updates as u64 {
                 let (seed, update) = (cfg.seed ^ ONLINE_SEED, first + i);

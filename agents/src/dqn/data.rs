@@ -153,7 +153,7 @@ pub fn sample(
 }
 
 /// The examples of each task that has any, for batches that draw several actions of one scene.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskPools {
     /// Tasks with at least one example, ascending.
     tasks: Vec<usize>,
@@ -186,6 +186,31 @@ impl TaskPools {
             p.not_solved.push(not_solved);
         }
         p
+    }
+
+    /// Add the examples of `task` (DQN-O's attempts on a finished test task), as if
+    /// [`TaskPools::new`] had been given them with the others: the same pools, in O(tasks)
+    /// instead of a rebuild from every example.
+    pub fn add_task(&mut self, task: usize, solved: &[usize], not_solved: &[usize]) {
+        if solved.is_empty() && not_solved.is_empty() {
+            return;
+        }
+        let t = match self.tasks.binary_search(&task) {
+            Ok(t) => t,
+            Err(t) => {
+                self.tasks.insert(t, task);
+                self.solved.insert(t, Vec::new());
+                self.not_solved.insert(t, Vec::new());
+                t
+            }
+        };
+        self.solved[t].extend_from_slice(solved);
+        self.solved[t].sort_unstable();
+        self.not_solved[t].extend_from_slice(not_solved);
+        self.not_solved[t].sort_unstable();
+        self.mixed = (0..self.tasks.len())
+            .filter(|&i| !self.solved[i].is_empty() && !self.not_solved[i].is_empty())
+            .collect();
     }
 
     pub fn is_empty(&self) -> bool {

@@ -196,6 +196,43 @@ fn grouped_batches_share_a_scene_and_are_balanced() {
 }
 
 #[test]
+fn task_pools_grown_task_by_task_equal_the_pools_built_at_once() {
+    // DQN-O adds each finished test task's attempts; the pools must be those a rebuild from
+    // every attempt gives (and so the same batches), in whatever order the tasks finish.
+    let mut pools = Pools::default();
+    let mut grown = TaskPools::default();
+    for (k, task) in [7usize, 2, 9, 4, 2, 0].into_iter().enumerate() {
+        let (mut solved, mut failed) = (Vec::new(), Vec::new());
+        for action in (k..40).step_by(3) {
+            let status = if task != 4 && (action + task) % 5 == 0 {
+                solved.push(action);
+                Status::Solved
+            } else if task == 4 || action % 7 != 0 {
+                failed.push(action);
+                Status::NotSolved
+            } else {
+                Status::Invalid
+            };
+            pools.add(Example { task, action }, status);
+        }
+        grown.add_task(task, &solved, &failed);
+        let built = TaskPools::new(&pools);
+        assert_eq!(grown, built, "after task {task}");
+        for update in 0..5 {
+            assert_eq!(
+                sample_grouped(&grown, 64, 8, true, 3, update),
+                sample_grouped(&built, 64, 8, true, 3, update)
+            );
+        }
+    }
+    // Task 4 never solves: it is in the pools but not among the tasks drawn balanced.
+    let built = TaskPools::new(&pools);
+    assert!(sample_grouped(&built, 64, 8, true, 3, 0)
+        .iter()
+        .all(|(e, _)| e.task != 4));
+}
+
+#[test]
 fn the_ball_plane_draws_the_ball_where_it_is() {
     // One action: a ball of radius 2 + 30·0.5 = 17 px at (255·0.25, 255·0.75) on an 8×8 grid of
     // 32 px cells; row 0 is the bottom of the scene (as in observations).
