@@ -7,7 +7,7 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Part, RunId, Shard};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use crate::stats::mean_and_population_std;
 use agents::auccess::{auccess, success_at, success_curve, SolvedAt};
 use agents::{
@@ -382,12 +382,7 @@ pub fn table_shard(
     args.insert("actions".into(), actions.to_string());
     args.insert("seed".into(), seed.to_string());
     let ids: Vec<&Task> = job.jobs.iter().flat_map(|j| j.tasks.clone()).collect();
-    let id = RunId {
-        command: TABLES_COMMAND.to_string(),
-        args,
-        task_ids: shard::task_ids(&ids),
-    };
-    shard::run_shard(&job, id, shard, cfg)
+    shard::run_shard(&job, TABLES_COMMAND, args, &ids, shard, cfg)
 }
 
 /// Merge the parts of sharded outcome tables (checked by [`shard::read_parts`]) into the cache
@@ -398,9 +393,8 @@ pub fn merge_tables(
     parts: Vec<(PathBuf, Part<Row>)>,
     cache: &Path,
 ) -> Result<Vec<PathBuf>> {
-    let first = parts[0].0.clone();
-    let (run, fingerprint, mut states) = shard::merge_states(parts);
-    let tiers: String = arg(&run.args, "tiers")?;
+    let merged = Merged::new(parts);
+    let tiers: String = arg(merged.args(), "tiers")?;
     let tiers: Vec<Tier> = tiers
         .split(',')
         .map(|t| Tier::parse(t).with_context(|| format!("part file with tier {t:?}")))
@@ -408,10 +402,11 @@ pub fn merge_tables(
     let job = tables(
         set,
         &tiers,
-        arg(&run.args, "actions")?,
-        arg(&run.args, "seed")?,
+        arg(merged.args(), "actions")?,
+        arg(merged.args(), "seed")?,
     )?;
-    shard::check_rebuilt(&job, &fingerprint, &first)?;
+    merged.check_rebuilt(&job)?;
+    let mut states = merged.states;
     let mut written = Vec::new();
     for j in &job.jobs {
         let rest = states.split_off(j.len());

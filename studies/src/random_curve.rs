@@ -5,7 +5,7 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Part, RunId, Shard};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use crate::stats::mean_and_sample_std;
 use agents::auccess::{auccess, success_curve, SolvedAt};
 use anyhow::{Context, Result};
@@ -214,24 +214,19 @@ pub fn run_shard(
     shard: Shard,
     cfg: &RunConfig,
 ) -> Result<Part<TaskState>> {
-    let id = RunId {
-        command: COMMAND.to_string(),
-        args: params.args(),
-        task_ids: shard::task_ids(&tasks),
-    };
+    let ids = tasks.clone();
     let job = job(tasks, params)?;
-    shard::run_shard(&job, id, shard, cfg)
+    shard::run_shard(&job, COMMAND, params.args(), &ids, shard, cfg)
 }
 
 /// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the single run's
 /// report; the tasks are looked up in `set`.
 pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<TaskState>)>) -> Result<Report> {
-    let first = parts[0].0.clone();
-    let (run, fingerprint, states) = shard::merge_states(parts);
-    let params = Params::from_args(&run.args)?;
-    let job = job(shard::lookup_tasks(set, &run)?, params)?;
-    shard::check_rebuilt(&job, &fingerprint, &first)?;
-    Ok(report(params, &states))
+    let merged = Merged::new(parts);
+    let params = Params::from_args(merged.args())?;
+    let job = job(merged.tasks(set)?, params)?;
+    merged.check_rebuilt(&job)?;
+    Ok(report(params, &merged.states))
 }
 
 impl Report {

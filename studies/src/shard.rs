@@ -5,7 +5,7 @@
 //! i (0-based, in the job's canonical order) has i mod N = K - 1. The split depends on (K, N,
 //! the job) only, never on the machine or the thread count. Each runner task's final state depends
 //! only on (job, task), so the states a shard computes are the states a single run computes for
-//! those tasks; [`merge_states`] puts every part's states back in task order, and the study turns
+//! those tasks; [`Merged`] puts every part's states back in task order, and the study turns
 //! them into its report with the code the single run uses: the bytes are the same by
 //! construction, whatever N.
 //!
@@ -124,6 +124,15 @@ pub struct RunId {
 /// One shard's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Part<S> {
+    #[serde(flatten)]
+    pub header: PartHeader,
+    /// (runner task, final state) of this shard's tasks, in task order.
+    pub states: Vec<(u64, S)>,
+}
+
+/// What a part file says of itself (read alone to learn its command before its states).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PartHeader {
     pub format: String,
     pub version: String,
     #[serde(flatten)]
@@ -134,28 +143,16 @@ pub struct Part<S> {
     pub shards: u32,
     /// Runner tasks of the whole job.
     pub units: u64,
-    /// (runner task, final state) of this shard's tasks, in task order.
-    pub states: Vec<(u64, S)>,
-}
-
-/// The header of a part file (to learn its command before reading its states).
-#[derive(Clone, Debug, Deserialize)]
-pub struct PartHeader {
-    pub format: String,
-    pub version: String,
-    #[serde(flatten)]
-    pub run: RunId,
-    pub fingerprint: String,
-    pub shard: u32,
-    pub shards: u32,
-    pub units: u64,
 }
 
 /// Run shard `shard` of `job` (checkpointed and resumable like a whole run: `cfg`'s checkpoint
-/// holds only this shard's tasks) and return its part.
+/// holds only this shard's tasks) and return its part. The part names the run: the study's
+/// `command`, its canonical `args` and the ids of its `tasks`.
 pub fn run_shard<J: TaskJob>(
     job: &J,
-    run: RunId,
+    command: &str,
+    args: Args,
+    tasks: &[&tasks::Task],
     shard: Shard,
     cfg: &RunConfig,
 ) -> Result<Part<J::State>>
@@ -170,13 +167,19 @@ where
     };
     let states = runner::run(&sharded, cfg)?;
     Ok(Part {
-        format: PART_FORMAT.to_string(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        run,
-        fingerprint: job.fingerprint(),
-        shard: shard.index,
-        shards: shard.count,
-        units,
+        header: PartHeader {
+            format: PART_FORMAT.to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            run: RunId {
+                command: command.to_string(),
+                args,
+                task_ids: tasks.iter().map(|t| t.id().to_string()).collect(),
+            },
+            fingerprint: job.fingerprint(),
+            shard: shard.index,
+            shards: shard.count,
+            units,
+        },
         states: sharded.tasks.into_iter().zip(states).collect(),
     })
 }
@@ -220,13 +223,14 @@ pub fn read_parts<S: DeserializeOwned>(paths: &[PathBuf]) -> Result<Vec<(PathBuf
             .with_context(|| format!("cannot read part {}", p.display()))?;
         let part: Part<S> = serde_json::from_str(&text)
             .with_context(|| format!("corrupt part file {}", p.display()))?;
-        let want = Shard::new(part.shard, part.shards)?.tasks(part.units);
+        let h = &part.header;
+        let want = Shard::new(h.shard, h.shards)?.tasks(h.units);
         if !part.states.iter().map(|(t, _)| *t).eq(want) {
             bail!(
                 "part {} (shard {}/{}) does not hold exactly its shard's tasks",
                 p.display(),
-                part.shard,
-                part.shards
+                h.shard,
+                h.shards
             );
         }
         parts.push((p.clone(), part));
@@ -316,37 +320,80 @@ fn check_headers(parts: &[(PathBuf, PartHeader)]) -> Result<()> {
     Ok(())
 }
 
-/// The run the parts belong to, and the final states of every runner task in task order.
-pub fn merge_states<S>(parts: Vec<(PathBuf, Part<S>)>) -> (RunId, String, Vec<S>) {
-    let run = parts[0].1.run.clone();
-    let fingerprint = parts[0].1.fingerprint.clone();
-    let units = parts[0].1.units as usize;
-    let mut slots: Vec<Option<S>> = (0..units).map(|_| None).collect();
-    for (_, part) in parts {
-        for (t, s) in part.states {
-            slots[t as usize] = Some(s);
-        }
-    }
-    let states = slots
-        .into_iter()
-        .map(|s| s.expect("read_parts checked that the shards cover every task"))
-        .collect();
-    (run, fingerprint, states)
+/// The parts of one sharded run (checked by [`read_parts`]) put back together: the run they
+/// belong to and the final states of every runner task in task order. A study rebuilds its job
+/// from [`Merged::args`] and [`Merged::tasks`], checks it with [`Merged::check_rebuilt`], and
+/// turns the states into its report with the code the single run uses.
+pub struct Merged<S> {
+    pub run: RunId,
+    fingerprint: String,
+    /// The first part's file, to name in errors.
+    first: PathBuf,
+    pub states: Vec<S>,
 }
 
-/// Check that a job rebuilt from a part's [`RunId`] is the job the parts ran (same fingerprint:
-/// crate version, parameters, tasks' content).
-pub fn check_rebuilt<J: TaskJob>(job: &J, fingerprint: &str, first: &Path) -> Result<()> {
-    if job.fingerprint() != fingerprint {
-        bail!(
-            "the parts (e.g. {}) were written by a different rephyre build or task set \
-             (fingerprint {:?}, this one {:?}); merge with the same build and --tasks",
-            first.display(),
-            fingerprint,
-            job.fingerprint()
-        );
+impl<S> Merged<S> {
+    pub fn new(parts: Vec<(PathBuf, Part<S>)>) -> Merged<S> {
+        let first = parts[0].0.clone();
+        let header = parts[0].1.header.clone();
+        let mut slots: Vec<Option<S>> = (0..header.units).map(|_| None).collect();
+        for (_, part) in parts {
+            for (t, s) in part.states {
+                slots[t as usize] = Some(s);
+            }
+        }
+        let states = slots
+            .into_iter()
+            .map(|s| s.expect("read_parts checked that the shards cover every task"))
+            .collect();
+        Merged {
+            run: header.run,
+            fingerprint: header.fingerprint,
+            first,
+            states,
+        }
     }
-    Ok(())
+
+    /// The run's canonical arguments.
+    pub fn args(&self) -> &Args {
+        &self.run.args
+    }
+
+    /// The first part's file (for errors).
+    pub fn first(&self) -> &Path {
+        &self.first
+    }
+
+    /// The run's tasks, looked up in `set`.
+    pub fn tasks<'a>(&self, set: &'a tasks::TaskSet) -> Result<Vec<&'a tasks::Task>> {
+        self.run
+            .task_ids
+            .iter()
+            .map(|id| {
+                set.lookup(id).map_err(|_| {
+                    anyhow::anyhow!(
+                        "the parts name task {id}, which is not in the task set (merge with \
+                         the shards' --tasks FILE)"
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Check that a job rebuilt from the run's arguments and tasks is the job the parts ran
+    /// (same fingerprint: crate version, parameters, tasks' content).
+    pub fn check_rebuilt<J: TaskJob>(&self, job: &J) -> Result<()> {
+        if job.fingerprint() != self.fingerprint {
+            bail!(
+                "the parts (e.g. {}) were written by a different rephyre build or task set \
+                 (fingerprint {:?}, this one {:?}); merge with the same build and --tasks",
+                self.first.display(),
+                self.fingerprint,
+                job.fingerprint()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Canonical arguments, built and read back by the studies.
@@ -360,26 +407,6 @@ pub fn arg<T: std::str::FromStr>(args: &Args, name: &str) -> Result<T> {
     v.parse()
         .ok()
         .with_context(|| format!("part file with a bad argument {name}={v:?}"))
-}
-
-/// The tasks named by a part, looked up in `set`.
-pub fn lookup_tasks<'a>(set: &'a tasks::TaskSet, run: &RunId) -> Result<Vec<&'a tasks::Task>> {
-    run.task_ids
-        .iter()
-        .map(|id| {
-            set.lookup(id).map_err(|_| {
-                anyhow::anyhow!(
-                    "the parts name task {id}, which is not in the task set (merge with the \
-                     shards' --tasks FILE)"
-                )
-            })
-        })
-        .collect()
-}
-
-/// The ids of `tasks`, for a [`RunId`].
-pub fn task_ids(tasks: &[&tasks::Task]) -> Vec<String> {
-    tasks.iter().map(|t| t.id().to_string()).collect()
 }
 
 #[cfg(test)]

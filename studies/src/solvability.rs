@@ -15,7 +15,7 @@
 use crate::action_text;
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Part, RunId, Shard};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use crate::stats::{decide, Decision};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -592,24 +592,19 @@ pub fn run_shard(
     shard: Shard,
     cfg: &RunConfig,
 ) -> Result<Part<TaskState>> {
-    let id = RunId {
-        command: COMMAND.to_string(),
-        args: params.args(),
-        task_ids: shard::task_ids(&tasks),
-    };
+    let (ids, args) = (tasks.clone(), params.args());
     let job = Job::new(tasks, params)?;
-    shard::run_shard(&job, id, shard, cfg)
+    shard::run_shard(&job, COMMAND, args, &ids, shard, cfg)
 }
 
 /// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the parameters and
 /// rows of the single run; the tasks are looked up in `set`.
 pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<TaskState>)>) -> Result<(Params, Vec<Row>)> {
-    let first = parts[0].0.clone();
-    let (run, fingerprint, states) = shard::merge_states(parts);
-    let params = Params::from_args(&run.args)?;
-    let job = Job::new(shard::lookup_tasks(set, &run)?, params.clone())?;
-    shard::check_rebuilt(&job, &fingerprint, &first)?;
-    Ok((params, rows(&job, &states)))
+    let merged = Merged::new(parts);
+    let params = Params::from_args(merged.args())?;
+    let job = Job::new(merged.tasks(set)?, params.clone())?;
+    merged.check_rebuilt(&job)?;
+    Ok((params, rows(&job, &merged.states)))
 }
 
 #[cfg(test)]

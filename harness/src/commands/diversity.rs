@@ -8,7 +8,6 @@ use anyhow::Result;
 use std::path::Path;
 use studies::diversity::{Params, Report};
 use studies::files::write_atomic;
-use studies::shard::write_part;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -28,8 +27,7 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     };
     if let Some(shard) = a.ckpt.shard {
         let part = studies::diversity::run_shard(tasks, params, shard, &cfg)?;
-        write_part(&a.out, &part)?;
-        return super::merge::shard_done(shard, part.states.len(), &a.out);
+        return super::merge::write_shard_part(shard, &part, &a.out);
     }
     let report = studies::diversity::run(tasks, params, &cfg)?;
     write_report(&report, &a.out, a.plot.as_deref())

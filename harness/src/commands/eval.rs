@@ -14,7 +14,7 @@ use studies::evaluation::{
 };
 use studies::files::{check_writable, write_atomic};
 use studies::runner::RunConfig;
-use studies::shard::{write_part, Shard};
+use studies::shard::Shard;
 
 /// Parse `--folds`: folds 0-9 as a list and ranges, e.g. `0-9` or `0,3,5`.
 fn parse_folds(text: &str) -> Result<Vec<u32>> {
@@ -134,8 +134,7 @@ fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result
     };
     let tiers = table_tiers(&params.setups);
     let part = table_shard_of(ctx.task_set()?, &tiers, a.actions, a.seed, shard, &cfg)?;
-    write_part(&a.out, &part)?;
-    super::merge::shard_done(shard, part.states.len(), &a.out)
+    super::merge::write_shard_part(shard, &part, &a.out)
 }
 
 pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {

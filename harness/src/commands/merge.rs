@@ -6,7 +6,7 @@ use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};
 use std::path::Path;
-use studies::shard::{read_header, read_parts, Shard};
+use studies::shard::{read_header, read_parts, write_part, Part, Shard};
 use studies::{diversity, evaluation, parity, random_curve, solvability, witness};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
@@ -92,10 +92,17 @@ pub fn no_report_options(given: &[(&str, bool)]) -> Result<()> {
     Ok(())
 }
 
-/// The line a finished shard prints.
-pub fn shard_done(shard: Shard, tasks: usize, out: &Path) -> Result<()> {
+/// The end of a `--shard` run: write its part file to `out` (atomically) and print the line
+/// that says so.
+pub fn write_shard_part<S: serde::Serialize>(
+    shard: Shard,
+    part: &Part<S>,
+    out: &Path,
+) -> Result<()> {
+    write_part(out, part)?;
     println!(
-        "shard {shard}: {tasks} work units -> {} (combine the parts with rephyre merge)",
+        "shard {shard}: {} work units -> {} (combine the parts with rephyre merge)",
+        part.states.len(),
         out.display()
     );
     Ok(())

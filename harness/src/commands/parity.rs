@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use studies::files::write_atomic;
 use studies::parity::{Params, ParityReport, ReferenceSource};
-use studies::shard::write_part;
 
 pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -33,8 +32,7 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
             .as_deref()
             .context("a --shard run needs --out FILE for its part")?;
         let part = studies::parity::run_shard(set, &source, params, shard, &cfg)?;
-        write_part(out, &part)?;
-        return super::merge::shard_done(shard, part.states.len(), out);
+        return super::merge::write_shard_part(shard, &part, out);
     }
     let report = studies::parity::run(set, &source.read()?, params, &cfg)?;
     write_report(&report, a.out.as_deref(), a.json)

@@ -7,7 +7,6 @@ use anyhow::Result;
 use std::path::Path;
 use studies::files::write_atomic;
 use studies::random_curve::{Params, Report};
-use studies::shard::write_part;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
@@ -29,8 +28,7 @@ pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
     };
     if let Some(shard) = a.ckpt.shard {
         let part = studies::random_curve::run_shard(tasks, params, shard, &cfg)?;
-        write_part(&a.out, &part)?;
-        return super::merge::shard_done(shard, part.states.len(), &a.out);
+        return super::merge::write_shard_part(shard, &part, &a.out);
     }
     let report = studies::random_curve::run(tasks, params, &cfg)?;
     write_report(&report, &a.out, a.plot.as_deref())

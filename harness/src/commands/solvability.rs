@@ -7,7 +7,6 @@ use crate::context::Ctx;
 use anyhow::Result;
 use std::path::Path;
 use studies::files::write_atomic;
-use studies::shard::write_part;
 use studies::solvability::{csv_bytes, summary_markdown, Params, Row};
 
 pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
@@ -37,8 +36,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
     )?;
     if let Some(shard) = a.ckpt.shard {
         let part = studies::solvability::run_shard(tasks, params, shard, &cfg)?;
-        write_part(&a.out, &part)?;
-        return super::merge::shard_done(shard, part.states.len(), &a.out);
+        return super::merge::write_shard_part(shard, &part, &a.out);
     }
     let rows = studies::solvability::run(tasks, params.clone(), &cfg)?;
     report(&params, &rows, &a.out, a.summary.as_deref())

@@ -8,7 +8,6 @@ use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use studies::files::write_atomic;
-use studies::shard::write_part;
 use studies::witness::{
     csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
     summary_markdown, verify_rows, Job, Params, WitnessState,
@@ -95,8 +94,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if let Some(shard) = a.ckpt.shard {
         let retry = a.retry.as_deref();
         let part = run_shard(set, tasks, kept, &siblings, &params, retry, shard, &cfg)?;
-        write_part(out, &part)?;
-        return super::merge::shard_done(shard, part.states.len(), out);
+        return super::merge::write_shard_part(shard, &part, out);
     }
     let (job, states) = search(set, tasks, kept, &siblings, &params, &cfg)?;
     write_report(&job, &states, out, a.summary.as_deref())

@@ -20,7 +20,7 @@ pub use report::{
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Part, RunId, Shard};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -319,12 +319,14 @@ pub fn run_shard(
         "random_per_task_2b".into(),
         params.random_per_task_2b.to_string(),
     );
-    let id = RunId {
-        command: COMMAND.to_string(),
+    shard::run_shard(
+        &job(task_set.tasks(), &plan, params),
+        COMMAND,
         args,
-        task_ids: shard::task_ids(&all),
-    };
-    shard::run_shard(&job(task_set.tasks(), &plan, params), id, shard, cfg)
+        &all,
+        shard,
+        cfg,
+    )
 }
 
 /// Merge the parts of a sharded run (checked by [`shard::read_parts`]) into the single run's
@@ -334,8 +336,8 @@ pub fn merge(
     task_set: &tasks::TaskSet,
     parts: Vec<(std::path::PathBuf, Part<TaskParityState>)>,
 ) -> Result<ParityReport> {
-    let first = parts[0].0.clone();
-    let (run, fingerprint, states) = shard::merge_states(parts);
+    let merged = Merged::new(parts);
+    let run = &merged.run;
     let source: String = arg(&run.args, "reference")?;
     let source = match source.strip_prefix("file:") {
         Some(p) => ReferenceSource::File(p.into()),
@@ -353,12 +355,12 @@ pub fn merge(
     if all != run.task_ids {
         anyhow::bail!(
             "the parts (e.g. {}) ran on another task set (merge with the shards' --tasks FILE)",
-            first.display()
+            merged.first().display()
         );
     }
     let plan = plan(task_set, &source.read()?, params)?;
-    shard::check_rebuilt(&job(task_set.tasks(), &plan, params), &fingerprint, &first)?;
-    report(task_set.tasks(), &plan, &states)
+    merged.check_rebuilt(&job(task_set.tasks(), &plan, params))?;
+    report(task_set.tasks(), &plan, &merged.states)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::action_text;
 use crate::parity::{builtin_reference, parse_reference, RowKind};
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::{check_templates, tasks_fingerprint};
-use crate::shard::{self, arg, Args, Part, RunId, Shard};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -691,13 +691,9 @@ pub fn run_shard(
     cfg: &RunConfig,
 ) -> Result<Part<WitnessState>> {
     let only: Vec<&Task> = tasks.iter().map(|(t, _)| *t).collect();
-    let id = RunId {
-        command: COMMAND.to_string(),
-        args: witness_args(&tasks, params, retry)?,
-        task_ids: shard::task_ids(&only),
-    };
+    let args = witness_args(&tasks, params, retry)?;
     let job = job(set, tasks, kept, siblings, params)?;
-    shard::run_shard(&job, id, shard, cfg)
+    shard::run_shard(&job, COMMAND, args, &only, shard, cfg)
 }
 
 /// Merge the parts of a sharded search (checked by [`shard::read_parts`]) into the job and the
@@ -707,8 +703,8 @@ pub fn merge(
     set: &TaskSet,
     parts: Vec<(PathBuf, Part<WitnessState>)>,
 ) -> Result<(Job<'_>, Vec<WitnessState>)> {
-    let first = parts[0].0.clone();
-    let (run, fingerprint, states) = shard::merge_states(parts);
+    let merged = Merged::new(parts);
+    let run = &merged.run;
     let opt = |name: &str| -> Result<Option<String>> {
         let v: String = arg(&run.args, name)?;
         Ok((!v.is_empty()).then_some(v))
@@ -747,9 +743,12 @@ pub fn merge(
                 .filter(|t| !t.is_empty())
                 .map(|t| Tier::parse(t).with_context(|| format!("part file with tier {t:?}")))
                 .collect::<Result<_>>()?;
-            let tasks = shard::lookup_tasks(set, &run)?;
+            let tasks = merged.tasks(set)?;
             if tiers.len() != tasks.len() {
-                bail!("part file {} has one tier per task", first.display());
+                bail!(
+                    "part file {} has one tier per task",
+                    merged.first().display()
+                );
             }
             let n = tasks.len();
             job(
@@ -761,6 +760,6 @@ pub fn merge(
             )?
         }
     };
-    shard::check_rebuilt(&job, &fingerprint, &first)?;
-    Ok((job, states))
+    merged.check_rebuilt(&job)?;
+    Ok((job, merged.states))
 }
