@@ -262,6 +262,13 @@ pub struct EvalArgs {
     /// DQN updates per fold (default: the profile's).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub dqn_updates: Option<u64>,
+    /// DQN-O: updates after each test task (default: the profile's; 0 makes DQN-O rank like
+    /// DQN). A saved model serves any value.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub dqn_online_updates: Option<u64>,
+    /// DQN-O: learning rate of those updates (default: the profile's).
+    #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
+    pub dqn_online_lr: Option<f64>,
     /// Seed of the DQN's weights and batches.
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
@@ -584,6 +591,14 @@ pub struct CheckpointArgs {
     /// the N parts into the single run's report. The split does not depend on the machine.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<Shard>,
+}
+
+/// A learning rate: a finite number in (0, 1].
+pub fn parse_learning_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(lr) if lr > 0.0 && lr <= 1.0 => Ok(lr),
+        _ => Err(format!("must be a number in (0, 1], got {s:?}")),
+    }
 }
 
 /// Parse `--shard K/N` for clap.

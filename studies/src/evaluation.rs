@@ -87,6 +87,10 @@ pub mod dqn {
         pub profile: Profile,
         /// Overrides the profile's number of updates.
         pub updates: Option<usize>,
+        /// Override the profile's DQN-O updates after each test task and their learning rate
+        /// (the paper chose both by cross-validation).
+        pub online_updates: Option<usize>,
+        pub online_lr: Option<f64>,
         /// Seed of the weights and batches.
         pub seed: u64,
         /// A fold's model is loaded from here when there, else trained and saved here.
@@ -99,6 +103,8 @@ pub mod dqn {
             f.debug_struct("DqnParams")
                 .field("profile", &self.profile)
                 .field("updates", &self.updates)
+                .field("online_updates", &self.online_updates)
+                .field("online_lr", &self.online_lr)
                 .field("seed", &self.seed)
                 .field("models", &self.models)
                 .finish_non_exhaustive()
@@ -110,6 +116,12 @@ pub mod dqn {
             let mut c = TrainConfig::preset(self.profile, tier.action_len(), self.seed);
             if let Some(u) = self.updates {
                 c.updates = u;
+            }
+            if let Some(u) = self.online_updates {
+                c.online_updates = u;
+            }
+            if let Some(lr) = self.online_lr {
+                c.online_lr = lr;
             }
             c
         }

@@ -63,6 +63,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
                 DqnProfileChoice::Paper => Profile::Paper,
             },
             updates: a.dqn_updates.map(|u| u as usize),
+            online_updates: a.dqn_online_updates.map(|u| u as usize),
+            online_lr: a.dqn_online_lr,
             seed: a.dqn_seed,
             models: a.models.clone(),
             progress: if ctx.progress {

@@ -118,7 +118,8 @@ fn eval_and_compare_on_a_small_action_set() {
 }
 
 /// DQN on a 4-action set with a few updates: a model per fold is saved, a second run loads it
-/// and gives the same results, a model trained otherwise is refused, bad values fail cleanly.
+/// and gives the same results, a model trained otherwise is refused, DQN-O with no online
+/// update ranks like DQN from the same model, bad values fail cleanly.
 /// (DQN-O's online updates are tested on synthetic data in `agents`: hundreds of test tasks
 /// cost minutes.)
 #[test]
@@ -176,6 +177,18 @@ fn dqn_models_are_saved_and_loaded() {
         "the loaded model ranks alike"
     );
     assert!(run_fails(args("dqn", "4", &p("c.csv"))).contains("another configuration"));
+    // DQN-O loads the same model whatever its online settings; with no online update it ranks
+    // every task as DQN does.
+    let mut still = args("dqn-o", "3", &p("o.csv"));
+    still.extend(["--dqn-online-updates", "0", "--dqn-online-lr", "0.01"].map(String::from));
+    run_ok(still);
+    let as_dqn = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
+        rows.into_iter().map(|r| r[1..].to_vec()).collect()
+    };
+    assert_eq!(as_dqn(results(&p("o.csv"))), as_dqn(results(&first)));
+    let mut bad_lr = args("dqn-o", "3", &p("f.csv"));
+    bad_lr.extend(["--dqn-online-lr", "0"].map(String::from));
+    assert!(run_fails(bad_lr).contains("must be a number in (0, 1]"));
     assert!(run_fails(args("dqn", "0", &p("d.csv"))).contains("dqn-updates"));
     let mut bad = args("dqn", "3", &p("e.csv"));
     bad[1] = "--dqn-profile".into();
