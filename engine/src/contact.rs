@@ -24,6 +24,15 @@ pub struct ContactKey {
     pub part_hi: u16,
 }
 
+/// When and for which pair a contact was created: the step being computed (1-based) and the
+/// key. Within a step contacts are created in key order, so (step, key) order is creation order
+/// (see `scene.rs`, which merges the creation logs of two worlds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct ContactBirth {
+    pub step: u32,
+    pub key: ContactKey,
+}
+
 /// A potentially touching pair of parts and its manifold.
 ///
 /// The manifold's A/B roles are `(body_a, part_a)` / `(body_b, part_b)`; they equal the key's
@@ -137,12 +146,15 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
 /// `next_contact_seq` in key order. Every contact with an awake body gets a new manifold; pairs
 /// with no awake body keep theirs, as in Box2D, which skips them. When a contact starts or stops
 /// touching, both its bodies wake, after the whole list was updated. `spare` is scratch space.
+/// `births`, when kept, gets each new contact's [`ContactBirth`] (`step` is the step computed).
 pub(crate) fn narrow_phase(
     bodies: &mut [Body],
     contacts: &mut Vec<Contact>,
     spare: &mut Vec<Contact>,
     pairs: &[ContactKey],
     next_contact_seq: &mut u64,
+    mut births: Option<&mut Vec<ContactBirth>>,
+    step: u32,
 ) {
     let mut old = std::mem::take(contacts);
     let mut merged = std::mem::take(spare);
@@ -159,6 +171,9 @@ pub(crate) fn narrow_phase(
             std::mem::take(&mut old[oi])
         } else {
             *next_contact_seq += 1;
+            if let Some(log) = births.as_deref_mut() {
+                log.push(ContactBirth { step, key });
+            }
             Contact {
                 seq: *next_contact_seq,
                 ..new_contact(bodies, key)

@@ -120,88 +120,133 @@ pub fn run(
     world: &mut World,
     goal: &Goal,
     opts: RunOptions,
+    observer: impl FnMut(u32, &World),
+) -> RunOutcome {
+    let mut tracker = Tracker::new(opts);
+    run_from(world, goal, &mut tracker, 1, observer)
+}
+
+/// [`run`] from step `first` on, with the bookkeeping of the steps before it in `tracker`
+/// (`world` has taken `first - 1` steps).
+pub(crate) fn run_from(
+    world: &mut World,
+    goal: &Goal,
+    t: &mut Tracker,
+    first: u32,
     mut observer: impl FnMut(u32, &World),
 ) -> RunOutcome {
-    let mut consecutive = 0u32;
-    let mut first_touch = None;
-    let mut stepped = 0u32;
-    let mut hash_chain = 0u64;
-    let mut at_rest = false;
-    let mut rest_hash = 0u64;
+    let opts = t.opts;
     let chain_hashes = opts.chain_hashes && !opts.status_only;
-    for step in 1..=opts.max_steps {
-        if at_rest {
+    for step in first..=opts.max_steps {
+        if t.at_rest {
             world.advance_at_rest();
         } else {
             world.step();
-            stepped += 1;
-            at_rest = opts.early_exit && world.is_at_rest();
-            if at_rest {
-                rest_hash = world.state_hash();
+            t.stepped += 1;
+            t.at_rest = opts.early_exit && world.is_at_rest();
+            if t.at_rest {
+                t.rest_hash = world.state_hash();
             }
         }
         if chain_hashes {
-            let h = if at_rest {
-                rest_hash
+            let h = if t.at_rest {
+                t.rest_hash
             } else {
                 world.state_hash()
             };
-            hash_chain = chain(hash_chain, h);
+            t.hash_chain = chain(t.hash_chain, h);
         }
         observer(step, world);
-        if goal.holds(world) {
-            consecutive += 1;
-            first_touch.get_or_insert(step);
-            if consecutive >= opts.hold_steps {
-                return RunOutcome {
-                    solved: true,
-                    steps: step,
-                    stepped,
-                    first_touch_step: first_touch,
-                    solved_step: Some(step),
-                    final_hash: world.state_hash(),
-                    hash_chain,
-                };
+        if let Some(decision) = t.observe(step, goal.holds(world)) {
+            return t.outcome(decision, world);
+        }
+    }
+    t.outcome(Decision::RanOut, world)
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// The goal held for `hold_steps` steps, completing at this step.
+    Solved(u32),
+    /// Status-only: no hold can complete any more.
+    NotSolved,
+    /// Every step was covered without the goal holding long enough.
+    RanOut,
+}
+
+/// The bookkeeping of a run, step by step: the goal's current hold, the first touch, the steps
+/// computed, the hash chain, and whether the world is at rest. The one place the rules of
+/// [`run`] on holds and status-only decisions are written (the shared-scene runs of
+/// `scene.rs` use it too).
+#[derive(Clone, Debug)]
+pub(crate) struct Tracker {
+    pub(crate) opts: RunOptions,
+    consecutive: u32,
+    first_touch: Option<u32>,
+    pub(crate) stepped: u32,
+    hash_chain: u64,
+    pub(crate) at_rest: bool,
+    pub(crate) rest_hash: u64,
+}
+
+impl Tracker {
+    pub(crate) fn new(opts: RunOptions) -> Tracker {
+        Tracker {
+            opts,
+            consecutive: 0,
+            first_touch: None,
+            stepped: 0,
+            hash_chain: 0,
+            at_rest: false,
+            rest_hash: 0,
+        }
+    }
+
+    /// Record whether the goal held after `step`; the decision, once the run is decided.
+    pub(crate) fn observe(&mut self, step: u32, holds: bool) -> Option<Decision> {
+        let opts = self.opts;
+        if holds {
+            self.consecutive += 1;
+            self.first_touch.get_or_insert(step);
+            if self.consecutive >= opts.hold_steps {
+                return Some(Decision::Solved(step));
             }
         } else {
-            consecutive = 0;
+            self.consecutive = 0;
         }
         if opts.status_only {
             let left = opts.max_steps - step;
-            let decided = if at_rest {
+            if self.at_rest {
                 // Frozen: the hold (if any) just continues; none can start.
-                Some(consecutive > 0 && consecutive + left >= opts.hold_steps)
-            } else if consecutive + left < opts.hold_steps {
-                Some(false)
-            } else {
-                None
-            };
-            match decided {
-                Some(true) => {
-                    let solved_at = step + (opts.hold_steps - consecutive);
-                    return RunOutcome {
-                        solved: true,
-                        steps: solved_at,
-                        stepped,
-                        first_touch_step: first_touch,
-                        solved_step: Some(solved_at),
-                        final_hash: world.state_hash(),
-                        hash_chain,
-                    };
+                if self.consecutive > 0 && self.consecutive + left >= opts.hold_steps {
+                    return Some(Decision::Solved(
+                        step + (opts.hold_steps - self.consecutive),
+                    ));
                 }
                 // Not solved: the same outcome as running out of steps.
-                Some(false) => break,
-                None => {}
+                return Some(Decision::NotSolved);
+            } else if self.consecutive + left < opts.hold_steps {
+                return Some(Decision::NotSolved);
             }
         }
+        None
     }
-    RunOutcome {
-        solved: false,
-        steps: opts.max_steps,
-        stepped,
-        first_touch_step: first_touch,
-        solved_step: None,
-        final_hash: world.state_hash(),
-        hash_chain,
+
+    /// The outcome of a run decided by `decision`, `world` being its last computed state.
+    pub(crate) fn outcome(&self, decision: Decision, world: &World) -> RunOutcome {
+        let (solved, steps, solved_step) = match decision {
+            Decision::Solved(at) => (true, at, Some(at)),
+            Decision::NotSolved | Decision::RanOut => (false, self.opts.max_steps, None),
+        };
+        RunOutcome {
+            solved,
+            steps,
+            stepped: self.stepped,
+            first_touch_step: self.first_touch,
+            solved_step,
+            final_hash: world.state_hash(),
+            hash_chain: self.hash_chain,
+        }
     }
 }

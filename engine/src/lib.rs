@@ -26,6 +26,7 @@ mod hash;
 mod island;
 mod manifold;
 mod math;
+mod scene;
 pub mod settings;
 mod shape;
 mod sleep;
@@ -43,6 +44,7 @@ pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use hash::{chain as chain_hash, mix64};
 pub use math::{sin_cos, Rot, Sweep, Transform, Vec2};
+pub use scene::SceneRecording;
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape, MAX_POLYGON_VERTICES};
 pub use trace::StepTrace;
 pub use world::{

@@ -22,7 +22,7 @@
 
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
-use crate::contact::{narrow_phase, update_contacts_in_place, Contact};
+use crate::contact::{narrow_phase, update_contacts_in_place, Contact, ContactBirth};
 use crate::continuous::{continuous_collision, StaticPart};
 use crate::fixed::Fixed;
 use crate::island::{solve_islands, Islands};
@@ -120,26 +120,29 @@ pub struct ContactInfo {
 /// gives the same bits as the original run.
 #[derive(Clone, Debug)]
 pub struct World {
-    gravity: Vec2,
-    bodies: Vec<Body>,
+    pub(crate) gravity: Vec2,
+    pub(crate) bodies: Vec<Body>,
     /// Sorted by key.
-    contacts: Vec<Contact>,
+    pub(crate) contacts: Vec<Contact>,
     /// Sequence number of the last contact created.
-    next_contact_seq: u64,
+    pub(crate) next_contact_seq: u64,
     /// Every part of every static body, in body id and part order (see [`StaticPart`]).
-    static_parts: Vec<StaticPart>,
-    steps: u32,
+    pub(crate) static_parts: Vec<StaticPart>,
+    pub(crate) steps: u32,
+    /// When kept (worlds of `scene.rs`), every contact's birth in creation order, so that two
+    /// worlds' contacts can be numbered as one world would have numbered them.
+    pub(crate) births: Option<Vec<ContactBirth>>,
     // Scratch buffers: their contents never influence results across steps, except the
     // broad phase's pairs, kept while no fat box changes (they are a function of the boxes).
-    scratch: Scratch,
+    pub(crate) scratch: Scratch,
 }
 
 #[derive(Clone, Debug, Default)]
-struct Scratch {
-    contacts: Vec<Contact>,
-    broad_phase: BroadPhase,
-    solver: IslandSolver,
-    islands: Islands,
+pub(crate) struct Scratch {
+    pub(crate) contacts: Vec<Contact>,
+    pub(crate) broad_phase: BroadPhase,
+    pub(crate) solver: IslandSolver,
+    pub(crate) islands: Islands,
 }
 
 impl Default for World {
@@ -151,6 +154,7 @@ impl Default for World {
             next_contact_seq: 0,
             static_parts: Vec::new(),
             steps: 0,
+            births: None,
             scratch: Scratch::default(),
         }
     }
@@ -338,6 +342,8 @@ impl World {
                 &mut self.scratch.contacts,
                 self.scratch.broad_phase.pairs(),
                 &mut self.next_contact_seq,
+                self.births.as_mut(),
+                self.steps + 1,
             );
         } else {
             update_contacts_in_place(

@@ -46,7 +46,7 @@ pub use import::ImportError;
 pub use model::{
     ActionTier, Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier,
 };
-pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptions};
+pub use outcome::{simulate, simulate_observed, simulate_scene, Outcome, SimOptions, TaskScene};
 pub use simulation::{
     BuildError, ObjectDescriptor, SimulationSetup, UserBall, GOAL_HOLD_STEPS, MAX_STEPS, PHYRE_RUN,
 };

@@ -1,0 +1,296 @@
+//! Shared scenes: many runs of one scene, each with its own extra bodies (PHYRE's user balls),
+//! without stepping the scene again in every run.
+//!
+//! A world's first bodies are the *scene*; the bodies after them are *probes* (dynamic). Until
+//! a probe's fat box first overlaps the fat box of a dynamic scene body, the scene bodies of
+//! the whole world evolve bit for bit as the scene alone does, and the probes as they do in a
+//! world of the probes and the scene's static bodies alone:
+//!
+//! * **pairs**: every broad-phase pair is scene–scene, probe–static or probe–probe, a function
+//!   of the two bodies' fat boxes, so each lives in exactly one of the two worlds;
+//! * **contacts**: each world creates the same contacts at the same steps as the whole world;
+//!   contacts created in one step are numbered in key order, so a body's contacts keep their
+//!   relative order (islands visit them by it), and the merge below gives every contact the
+//!   very number the whole world would have given it;
+//! * **islands**: no contact joins a probe and a dynamic scene body, so every island is all
+//!   scene or all probes (plus static bodies, which islands neither move nor cross), and an
+//!   island's solve and sleep update read and write only its own bodies and contacts: the order
+//!   in which the two worlds' islands are solved does not matter;
+//! * **continuous collision** is per body, against static parts only; **waking** touches only a
+//!   contact's two bodies; the **goal** names two scene bodies.
+//!
+//! So the scene is stepped once, alone, and recorded ([`SceneRecording::record`]); a run
+//! ([`SceneRecording::run`]) steps only the probes against the static bodies and reads the
+//! scene's state and the goal's relation from the recording, until a probe's fat box meets a
+//! dynamic scene body's (the test is the broad phase's own, and testing earlier than needed
+//! would still be exact). Then the two states are merged into the world the plain run holds at
+//! that step, contact numbers, broad-phase pairs and all, and the run goes on as [`crate::run`]
+//! does. The outcome, `stepped` and `final_hash` included, is the plain run's (tested on PHYRE's
+//! tasks in `tasks/tests`).
+
+use crate::body::Body;
+use crate::broad_phase::BroadPhase;
+use crate::contact::{Contact, ContactBirth, ContactKey};
+use crate::goal::{run_from, Decision, Goal, RunOptions, RunOutcome, Tracker};
+use crate::shape::Aabb;
+use crate::world::{Scratch, World};
+
+/// The scene's state after one step of its run alone.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// The dynamic scene bodies (`SceneRecording::dynamic` gives their ids); static bodies never
+    /// change.
+    dynamic: Vec<Body>,
+    contacts: Vec<Contact>,
+    next_contact_seq: u64,
+    /// Fat box of every part of every dynamic scene body, for the meeting test.
+    fat: Vec<Aabb>,
+    /// The goal's relation holds in this state.
+    holds: bool,
+    at_rest: bool,
+}
+
+/// A scene stepped alone once, step by step, to run many sets of probes against (see the
+/// module documentation).
+#[derive(Clone, Debug)]
+pub struct SceneRecording {
+    /// The scene before its first step.
+    initial: World,
+    goal: Goal,
+    max_steps: u32,
+    /// Ids of the dynamic scene bodies, ascending.
+    dynamic: Vec<u32>,
+    /// `frames[t]`: the state after `t` steps. The last frame is at rest (nothing changes
+    /// after it) or after `max_steps`.
+    frames: Vec<Frame>,
+    /// Every contact birth of the scene's run, in creation order.
+    births: Vec<ContactBirth>,
+}
+
+impl SceneRecording {
+    /// Step `scene` (a world not yet stepped) alone for at most `max_steps` steps, or until it
+    /// is at rest, recording every state and whether `goal` holds in it. `None` when `scene`
+    /// was already stepped or `goal` names a body it does not have.
+    pub fn record(scene: &World, goal: Goal, max_steps: u32) -> Option<SceneRecording> {
+        let n = scene.bodies.len();
+        if scene.steps != 0 || goal.body_a.index() >= n || goal.body_b.index() >= n {
+            return None;
+        }
+        let dynamic: Vec<u32> = (0..n as u32)
+            .filter(|&i| scene.bodies[i as usize].is_dynamic())
+            .collect();
+        let mut world = scene.clone();
+        world.births = Some(Vec::new());
+        let frame = |w: &World| Frame {
+            dynamic: dynamic
+                .iter()
+                .map(|&i| w.bodies[i as usize].clone())
+                .collect(),
+            contacts: w.contacts.clone(),
+            next_contact_seq: w.next_contact_seq,
+            fat: dynamic
+                .iter()
+                .flat_map(|&i| w.bodies[i as usize].fat.iter().copied())
+                .collect(),
+            holds: goal.holds(w),
+            at_rest: w.is_at_rest(),
+        };
+        let mut frames = vec![frame(&world)];
+        while world.steps < max_steps && !world.is_at_rest() {
+            world.step();
+            frames.push(frame(&world));
+        }
+        Some(SceneRecording {
+            initial: scene.clone(),
+            goal,
+            max_steps,
+            dynamic,
+            frames,
+            births: world.births.take().unwrap_or_default(),
+        })
+    }
+
+    /// Number of scene bodies.
+    pub fn scene_bodies(&self) -> usize {
+        self.initial.bodies.len()
+    }
+
+    /// Steps the scene took before it came to rest or reached the recording's length.
+    pub fn recorded_steps(&self) -> u32 {
+        (self.frames.len() - 1) as u32
+    }
+
+    /// The scene's state after `t` steps.
+    fn frame(&self, t: u32) -> &Frame {
+        &self.frames[(t as usize).min(self.frames.len() - 1)]
+    }
+
+    /// [`crate::run`] of `world` — the recorded scene's bodies, unstepped, followed by dynamic
+    /// probes — with the recorded goal, giving the same outcome bit for bit. `None` (run it with
+    /// [`crate::run`] instead) when `world` is not that, the goal or the number of steps differ
+    /// from the recording's, or a hash chain is asked for.
+    pub fn run(&self, world: &World, goal: &Goal, opts: RunOptions) -> Option<RunOutcome> {
+        let n = self.scene_bodies();
+        let extends_scene = world.steps == 0
+            && world.contacts.is_empty()
+            && world.gravity == self.initial.gravity
+            && world.bodies.len() > n
+            && world.bodies[..n] == self.initial.bodies[..]
+            && world.bodies[n..].iter().all(Body::is_dynamic);
+        if !extends_scene
+            || *goal != self.goal
+            || opts.max_steps != self.max_steps
+            || (opts.chain_hashes && !opts.status_only)
+        {
+            return None;
+        }
+        let (mut probes, ids) = probe_world(world, n);
+        let first_probe = probes.bodies.len() - (world.bodies.len() - n);
+        let mut tracker = Tracker::new(opts);
+        for step in 1..=opts.max_steps {
+            let before = self.frame(step - 1);
+            let meets = probes.bodies[first_probe..]
+                .iter()
+                .flat_map(|b| b.fat.iter())
+                .any(|p| before.fat.iter().any(|s| s.overlaps(p)));
+            if meets {
+                let mut merged = self.merge(step - 1, &probes, &ids);
+                return Some(run_from(&mut merged, goal, &mut tracker, step, |_, _| {}));
+            }
+            probes.step();
+            tracker.stepped += 1;
+            let now = self.frame(step);
+            if opts.early_exit && now.at_rest && probes.is_at_rest() {
+                let mut merged = self.merge(step, &probes, &ids);
+                tracker.at_rest = true;
+                tracker.rest_hash = merged.state_hash();
+                if let Some(decision) = tracker.observe(step, now.holds) {
+                    return Some(tracker.outcome(decision, &merged));
+                }
+                return Some(run_from(
+                    &mut merged,
+                    goal,
+                    &mut tracker,
+                    step + 1,
+                    |_, _| {},
+                ));
+            }
+            if let Some(decision) = tracker.observe(step, now.holds) {
+                let merged = self.merge(step, &probes, &ids);
+                return Some(tracker.outcome(decision, &merged));
+            }
+        }
+        let merged = self.merge(opts.max_steps, &probes, &ids);
+        Some(tracker.outcome(Decision::RanOut, &merged))
+    }
+
+    /// The whole world after `t` steps: the scene's frame `t` and the probe world (`ids` maps
+    /// its bodies to the whole world's), with every contact numbered as the whole world numbers
+    /// it: by (step, key) of birth over both worlds' births.
+    fn merge(&self, t: u32, probes: &World, ids: &[u32]) -> World {
+        let frame = self.frame(t);
+        let n = self.scene_bodies();
+        let mut bodies = self.initial.bodies.clone();
+        for (k, &i) in self.dynamic.iter().enumerate() {
+            bodies[i as usize] = frame.dynamic[k].clone();
+        }
+        // The probe world's bodies: the scene's static bodies, then the probes.
+        let statics = ids.iter().filter(|&&i| (i as usize) < n).count();
+        bodies.extend(probes.bodies[statics..].iter().cloned());
+
+        // Both birth logs are in (step, key) order; the probe world's stays so under `ids`,
+        // which is increasing. Merging them gives the whole world's creation order.
+        let remap = |k: ContactKey| ContactKey {
+            body_lo: ids[k.body_lo as usize],
+            part_lo: k.part_lo,
+            body_hi: ids[k.body_hi as usize],
+            part_hi: k.part_hi,
+        };
+        let scene_births = &self.births[..frame.next_contact_seq as usize];
+        let probe_births: Vec<ContactBirth> = probes
+            .births
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(|b| ContactBirth {
+                step: b.step,
+                key: remap(b.key),
+            })
+            .collect();
+        let mut scene_seq = vec![0u64; scene_births.len()];
+        let mut probe_seq = vec![0u64; probe_births.len()];
+        let (mut i, mut j) = (0, 0);
+        let mut seq = 0u64;
+        while i < scene_births.len() || j < probe_births.len() {
+            seq += 1;
+            let scene_first = j == probe_births.len()
+                || (i < scene_births.len() && scene_births[i] < probe_births[j]);
+            if scene_first {
+                scene_seq[i] = seq;
+                i += 1;
+            } else {
+                probe_seq[j] = seq;
+                j += 1;
+            }
+        }
+
+        let mut contacts: Vec<Contact> = frame
+            .contacts
+            .iter()
+            .map(|c| Contact {
+                seq: scene_seq[c.seq as usize - 1],
+                ..c.clone()
+            })
+            .collect();
+        contacts.extend(probes.contacts.iter().map(|c| Contact {
+            key: remap(c.key),
+            body_a: ids[c.body_a as usize],
+            body_b: ids[c.body_b as usize],
+            seq: probe_seq[c.seq as usize - 1],
+            ..c.clone()
+        }));
+        contacts.sort_unstable_by_key(|c| c.key);
+        let pairs = contacts.iter().map(|c| c.key).collect();
+        World {
+            gravity: self.initial.gravity,
+            bodies,
+            contacts,
+            next_contact_seq: seq,
+            static_parts: self.initial.static_parts.clone(),
+            steps: t,
+            births: None,
+            scratch: Scratch {
+                broad_phase: BroadPhase::with_pairs(pairs),
+                ..Scratch::default()
+            },
+        }
+    }
+}
+
+/// The probes of `world` (bodies `n..`) with the static bodies among its first `n`, as a world
+/// of their own (keeping contact births), and each of its bodies' id in `world` (increasing).
+fn probe_world(world: &World, n: usize) -> (World, Vec<u32>) {
+    let ids: Vec<u32> = (0..world.bodies.len() as u32)
+        .filter(|&i| i as usize >= n || !world.bodies[i as usize].is_dynamic())
+        .collect();
+    let local = |id: u32| ids.binary_search(&id).unwrap_or(0) as u32;
+    let mut probes = World {
+        gravity: world.gravity,
+        bodies: ids
+            .iter()
+            .map(|&i| world.bodies[i as usize].clone())
+            .collect(),
+        births: Some(Vec::new()),
+        ..World::default()
+    };
+    probes.static_parts = world
+        .static_parts
+        .iter()
+        .map(|sp| {
+            let mut sp = *sp;
+            sp.body = local(sp.body);
+            sp
+        })
+        .collect();
+    (probes, ids)
+}
