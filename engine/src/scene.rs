@@ -126,10 +126,11 @@ impl SceneRecording {
     }
 
     /// [`crate::run`] of `world` — the recorded scene's bodies, unstepped, followed by dynamic
-    /// probes — with the recorded goal, giving the same outcome bit for bit. `None` (run it with
-    /// [`crate::run`] instead) when `world` is not that, the goal or the number of steps differ
-    /// from the recording's, or a hash chain is asked for.
-    pub fn run(&self, world: &World, goal: &Goal, opts: RunOptions) -> Option<RunOutcome> {
+    /// probes — with the recorded goal, giving the same outcome bit for bit, and the number of
+    /// steps in which the scene was read from the recording instead of stepped. `None` (run it
+    /// with [`crate::run`] instead) when `world` is not that, the goal or the number of steps
+    /// differ from the recording's, or a hash chain is asked for.
+    pub fn run(&self, world: &World, goal: &Goal, opts: RunOptions) -> Option<(RunOutcome, u32)> {
         let n = self.scene_bodies();
         let extends_scene = world.steps == 0
             && world.contacts.is_empty()
@@ -155,7 +156,8 @@ impl SceneRecording {
                 .any(|p| before.fat.iter().any(|s| s.overlaps(p)));
             if meets {
                 let mut merged = self.merge(step - 1, &probes, &ids);
-                return Some(run_from(&mut merged, goal, &mut tracker, step, |_, _| {}));
+                let outcome = run_from(&mut merged, goal, &mut tracker, step, |_, _| {});
+                return Some((outcome, step - 1));
             }
             probes.step();
             tracker.stepped += 1;
@@ -164,24 +166,19 @@ impl SceneRecording {
                 let mut merged = self.merge(step, &probes, &ids);
                 tracker.at_rest = true;
                 tracker.rest_hash = merged.state_hash();
-                if let Some(decision) = tracker.observe(step, now.holds) {
-                    return Some(tracker.outcome(decision, &merged));
-                }
-                return Some(run_from(
-                    &mut merged,
-                    goal,
-                    &mut tracker,
-                    step + 1,
-                    |_, _| {},
-                ));
+                let outcome = match tracker.observe(step, now.holds) {
+                    Some(decision) => tracker.outcome(decision, &merged),
+                    None => run_from(&mut merged, goal, &mut tracker, step + 1, |_, _| {}),
+                };
+                return Some((outcome, step));
             }
             if let Some(decision) = tracker.observe(step, now.holds) {
                 let merged = self.merge(step, &probes, &ids);
-                return Some(tracker.outcome(decision, &merged));
+                return Some((tracker.outcome(decision, &merged), step));
             }
         }
         let merged = self.merge(opts.max_steps, &probes, &ids);
-        Some(tracker.outcome(Decision::RanOut, &merged))
+        Some((tracker.outcome(Decision::RanOut, &merged), opts.max_steps))
     }
 
     /// The whole world after `t` steps: the scene's frame `t` and the probe world (`ids` maps

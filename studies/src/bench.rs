@@ -9,7 +9,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 use tasks::rng::stream_of;
-use tasks::{sample_action, simulate, validate_action, SimOptions, Status, Task, TaskSet, Tier};
+use tasks::{
+    sample_action, simulate, validate_action, SimOptions, Status, Task, TaskScene, TaskSet, Tier,
+};
 
 /// Seed of the benchmark's actions (fixed, so every run does the same work).
 const BENCH_SEED: u64 = 0xbe9c;
@@ -226,6 +228,8 @@ pub struct ReferenceReport {
     pub wall_s: f64,
     /// XOR of the valid calls' final hashes (full runs; the same for any thread count).
     pub hash_xor: u64,
+    /// Scenes recorded for runs of consecutive rows of one task (status-only).
+    pub shared_scenes: u64,
 }
 
 /// Every row of an outcomes-A-format table (`text`, named `file` in the report), in order, each
@@ -257,24 +261,45 @@ pub fn reference_rows(
         status_only,
         ..SimOptions::default()
     };
+    // Status-only, consecutive rows of one task share its recorded scene (`tasks::TaskScene`,
+    // the jobs' way of simulating many actions of a task), recorded inside the first call's
+    // timing; a task's lone row is simulated on its own.
+    let groups: Vec<&[(&Task, Tier, &[f64])]> =
+        jobs.chunk_by(|a, b| std::ptr::eq(a.0, b.0)).collect();
+    let shared_scenes = if status_only {
+        groups.iter().filter(|g| g.len() > 1).count() as u64
+    } else {
+        0
+    };
     let start = Instant::now();
     let timings: Vec<RowTiming> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(task, tier, action)| {
-                let c0 = thread_cpu_ns();
-                let run = validate_action(task, tier, action)
-                    .ok()
-                    .map(|v| simulate(task, &v, opts));
-                let cpu_ns = thread_cpu_ns().saturating_sub(c0);
-                let status = run.as_ref().map_or(Status::Invalid, Status::of_run);
-                let outcome = run.and_then(Result::ok);
-                RowTiming {
-                    status,
-                    cpu_ns,
-                    stepped: outcome.as_ref().map_or(0, |o| o.stepped),
-                    steps: outcome.as_ref().map_or(0, |o| o.steps),
-                    final_hash: outcome.as_ref().map_or(0, |o| o.final_hash),
-                }
+        groups
+            .par_iter()
+            .flat_map_iter(|group| {
+                let mut scene: Option<TaskScene> = None;
+                let share = status_only && group.len() > 1;
+                group.iter().map(move |&(task, tier, action)| {
+                    let c0 = thread_cpu_ns();
+                    let run = validate_action(task, tier, action).ok().map(|v| {
+                        if share {
+                            scene
+                                .get_or_insert_with(|| TaskScene::new(task))
+                                .simulate(&v, opts)
+                        } else {
+                            simulate(task, &v, opts)
+                        }
+                    });
+                    let cpu_ns = thread_cpu_ns().saturating_sub(c0);
+                    let status = run.as_ref().map_or(Status::Invalid, Status::of_run);
+                    let outcome = run.and_then(Result::ok);
+                    RowTiming {
+                        status,
+                        cpu_ns,
+                        stepped: outcome.as_ref().map_or(0, |o| o.stepped),
+                        steps: outcome.as_ref().map_or(0, |o| o.steps),
+                        final_hash: outcome.as_ref().map_or(0, |o| o.final_hash),
+                    }
+                })
             })
             .collect()
     });
@@ -308,5 +333,6 @@ pub fn reference_rows(
         us_per_computed_step: div(cpu_valid_ns as f64 * 1e-3, stepped as f64),
         wall_s,
         hash_xor: valid.iter().fold(0, |h, t| h ^ t.final_hash),
+        shared_scenes,
     })
 }

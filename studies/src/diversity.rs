@@ -18,7 +18,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use tasks::rng::stream_of;
-use tasks::{sample_action, simulate, validate_action, SimOptions, Task, TaskSet, Tier};
+use tasks::{sample_action, validate_action, SimOptions, Task, TaskScene, TaskSet, Tier};
 
 /// Actions per runner task.
 const CHUNK: u64 = 500;
@@ -85,6 +85,7 @@ impl TaskJob for Job<'_> {
             .map(|_| sample_action(self.tier, self.seed, stream, &mut s.next))
             .collect();
         let first = lo + s.done;
+        let scenes: Vec<TaskScene> = tasks.iter().map(|t| TaskScene::new(t)).collect();
         runner::ordered_speculative(
             s,
             |s| (lo + s.done < end).then_some(lo + s.done),
@@ -92,10 +93,13 @@ impl TaskJob for Job<'_> {
             |i| {
                 let a = &actions[(i - first) as usize];
                 let (mut solved, mut sims) = (0, 0);
-                for task in tasks {
-                    if let Ok(v) = validate_action(task, self.tier, a) {
+                for scene in &scenes {
+                    if let Ok(v) = validate_action(scene.task(), self.tier, a) {
                         sims += 1;
-                        if simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved) {
+                        if scene
+                            .simulate(&v, SimOptions::STATUS_ONLY)
+                            .is_ok_and(|o| o.solved)
+                        {
                             solved += 1;
                         }
                     }

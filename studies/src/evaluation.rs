@@ -292,11 +292,16 @@ impl TaskJob for TableJob<'_> {
         let end = (row.codes.len() + BATCH).min(self.set.len()) as u64;
         // The batch's actions are simulated in parallel (all of them are used) and stored in
         // order.
+        let scene = tasks::TaskScene::new(t);
         runner::ordered_speculative(
             row,
             |row| (row.codes.len() < end as usize).then_some(row.codes.len() as u64),
             |row| end - row.codes.len() as u64,
-            |a| tasks::status(t, self.tier, &self.set.actions[a as usize]).code(),
+            |a| {
+                scene
+                    .status(self.tier, &self.set.actions[a as usize])
+                    .code()
+            },
             |row, _, code| row.codes.push(code),
         );
         row.codes.len() >= self.set.len()

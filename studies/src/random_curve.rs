@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use tasks::rng::{stream_of, uniform_vector};
-use tasks::{simulate, validate_action, SimOptions, Task, TaskSet, Tier};
+use tasks::{validate_action, SimOptions, Task, TaskScene, TaskSet, Tier};
 
 /// Draws per valid attempt allowed before a run on a task gives up (only a task where nearly
 /// every action is invalid gets there; its remaining attempts count as unsolved).
@@ -84,6 +84,7 @@ impl TaskJob for Job<'_> {
         // The loop `while tried < attempts && index < cap { draw index; stop at a solve }`, with
         // the draws evaluated ahead in parallel (the result is that loop's on any thread count).
         let mut r = RunState::default();
+        let scene = TaskScene::new(task);
         runner::ordered_speculative(
             &mut r,
             |r| (r.solved.is_none() && r.tried < self.attempts && r.index < cap).then_some(r.index),
@@ -91,7 +92,11 @@ impl TaskJob for Job<'_> {
             |index| {
                 let a = uniform_vector(self.seed, stream, index, self.tier.action_len());
                 let v = validate_action(task, self.tier, &a).ok()?;
-                Some(simulate(task, &v, SimOptions::STATUS_ONLY).is_ok_and(|o| o.solved))
+                Some(
+                    scene
+                        .simulate(&v, SimOptions::STATUS_ONLY)
+                        .is_ok_and(|o| o.solved),
+                )
             },
             |r, index, outcome| {
                 r.index = index + 1;

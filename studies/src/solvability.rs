@@ -24,8 +24,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use tasks::rng::{stream_of, uniform_vector};
 use tasks::{
-    check_action_space, simulated_status, stability_of_valid, validate_action, Stability, Task,
-    TaskSet, Tier,
+    check_action_space, stability_of_valid, validate_action, Stability, Task, TaskScene, TaskSet,
+    Tier,
 };
 
 /// Stable solutions stored per task.
@@ -225,8 +225,9 @@ enum Draw {
 }
 
 impl Job<'_> {
-    /// Draw, check, simulate and (if solved) check the stability of action `index` of task `t`.
-    fn draw(&self, t: usize, index: u64) -> Draw {
+    /// Draw, check, simulate and (if solved) check the stability of action `index` of task `t`
+    /// (`scene`: the task's recorded scene).
+    fn draw(&self, scene: &TaskScene, t: usize, index: u64) -> Draw {
         let task = self.tasks[t];
         let tier = self.params.tier;
         let a = self.action(t, index);
@@ -240,7 +241,7 @@ impl Job<'_> {
         let mut sims = 0u64;
         let stability = stability_of_valid(task, &v, |n| {
             sims += 1;
-            simulated_status(task, n)
+            scene.simulated_status(n)
         });
         let neighbour_sims = sims.saturating_sub(1);
         match stability {
@@ -320,11 +321,12 @@ impl TaskJob for Job<'_> {
         let cap = self.attempt_cap();
         // The loop `while s.valid < target && s.next < cap { apply(draw(s.next)) }`, with the
         // draws evaluated ahead in parallel (the result is that loop's on any thread count).
+        let scene = TaskScene::new(self.tasks[t]);
         runner::ordered_speculative(
             s,
             |s| (s.valid < target && s.next < cap).then_some(s.next),
             |s| speculation(s, target, cap),
-            |index| self.draw(t, index),
+            |index| self.draw(&scene, t, index),
             apply_draw,
         );
         (s.valid >= p.min_valid && self.stable_decided(s))
@@ -610,7 +612,9 @@ pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<TaskState>)>) -> Result<(P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tasks::{simulate, stability_of_solved, SimOptions, TaskSet, ValidAction};
+    use tasks::{
+        simulate, simulated_status, stability_of_solved, SimOptions, TaskSet, ValidAction,
+    };
 
     /// The neighbour test of a solved action and the neighbour simulations it ran.
     fn is_stable(task: &Task, action: &ValidAction) -> (bool, u64) {

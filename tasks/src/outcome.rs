@@ -2,9 +2,11 @@
 
 use engine::{run, RunOptions, SceneRecording, World};
 
-use crate::action::ValidAction;
+use crate::action::{validate_action, InvalidAction, ValidAction};
+use crate::model::ActionTier;
 use crate::model::Task;
 use crate::simulation::{BuildError, SimulationSetup, PHYRE_RUN};
+use crate::status::Status;
 
 /// The result of simulating one valid action: the engine's run outcome (solved, steps covered,
 /// steps computed, first-touch and solved step, final hash, per-step hash chain when asked).
@@ -97,15 +99,45 @@ impl<'t> TaskScene<'t> {
     /// [`simulate`] of `action` on the task, the same outcome bit for bit. Runs with a hash
     /// chain are simulated in full.
     pub fn simulate(&self, action: &ValidAction, opts: SimOptions) -> Result<Outcome, BuildError> {
+        self.simulate_shared(action, opts)
+            .map(|(outcome, _)| outcome)
+    }
+
+    /// [`TaskScene::simulate`], and the number of steps in which the scene was read from the
+    /// recording rather than stepped (0 when the run did not use it).
+    pub fn simulate_shared(
+        &self,
+        action: &ValidAction,
+        opts: SimOptions,
+    ) -> Result<(Outcome, u32), BuildError> {
         let mut setup = self.task.build_world(action.balls())?;
         let shared = self
             .recording
             .as_ref()
             .and_then(|r| r.run(&setup.world, &setup.goal, opts.run_options()));
         Ok(match shared {
-            Some(outcome) => outcome,
-            None => run_setup(&mut setup, opts, |_, _| {}),
+            Some(run) => run,
+            None => (run_setup(&mut setup, opts, |_, _| {}), 0),
         })
+    }
+
+    /// [`crate::simulated_status`] on the task: the status of a valid action from a
+    /// status-only simulation.
+    pub fn simulated_status(&self, action: &ValidAction) -> Status {
+        Status::of_run(&self.simulate(action, SimOptions::STATUS_ONLY))
+    }
+
+    /// [`crate::status_of_validated`] on the task.
+    pub fn status_of_validated(&self, validated: &Result<ValidAction, InvalidAction>) -> Status {
+        match validated {
+            Err(_) => Status::Invalid,
+            Ok(valid) => self.simulated_status(valid),
+        }
+    }
+
+    /// [`crate::status`] on the task: the status of `action` in `tier`.
+    pub fn status(&self, tier: ActionTier, action: &[f64]) -> Status {
+        self.status_of_validated(&validate_action(self.task, tier, action))
     }
 }
 

@@ -133,9 +133,10 @@ impl TaskJob for ParityJob<'_> {
         }
         let stream = tasks::rng::stream_of(&task.id().to_string());
         let end = target.min(s.draws.saturating_add(DRAWS_PER_BATCH));
+        let scene = tasks::TaskScene::new(task);
         while s.draws < end {
             let (_, validated) = random_action(task, tier, stream, &mut s.next_index);
-            match tasks::status_of_validated(task, &validated) {
+            match scene.status_of_validated(&validated) {
                 Status::Invalid => s.invalid += 1,
                 Status::Solved => {
                     s.valid += 1;

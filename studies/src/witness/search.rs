@@ -30,7 +30,7 @@ use engine::{Fixed, Vec2};
 pub use tasks::Stability;
 use tasks::{
     rng, simulated_status, stability_of_valid, validate_action, ActionTier, Status, Task,
-    ValidAction, NEIGHBOUR_SHIFTS,
+    TaskScene, ValidAction, NEIGHBOUR_SHIFTS,
 };
 
 /// One quantized user ball on the action lattice: centre (px, truncated) and radius (px).
@@ -139,6 +139,8 @@ pub fn stability(task: &Task, tier: ActionTier, action: &[f64], sims: &mut u64) 
 /// The search's memory of simulated outcomes, keyed by exact quantized balls (Q32.32 raw).
 struct Oracle<'a> {
     task: &'a Task,
+    /// The task's recorded scene, for the simulations.
+    scene: TaskScene<'a>,
     tier: ActionTier,
     cache: BTreeMap<Vec<i64>, Status>,
     sims: u64,
@@ -155,7 +157,7 @@ impl Oracle<'_> {
             return s;
         }
         self.sims += 1;
-        let s = simulated_status(self.task, v);
+        let s = self.scene.simulated_status(v);
         self.cache.insert(key, s);
         s
     }
@@ -358,6 +360,7 @@ pub fn find_witness(
 ) -> SearchReport {
     let mut oracle = Oracle {
         task,
+        scene: TaskScene::new(task),
         tier,
         cache: BTreeMap::new(),
         sims: 0,

@@ -1,0 +1,153 @@
+//! Shared scenes ([`tasks::TaskScene`], [`engine::SceneRecording`]): a task's scene is stepped
+//! once and recorded, and each action's run steps only its balls until they meet a moving scene
+//! body, then continues from the merged state. These tests check, on PHYRE's own tasks, that the
+//! outcome is the plain run's bit for bit — status, solved step, steps covered and computed,
+//! first touch and the final state's hash (which covers every body, every contact's manifold,
+//! impulses and creation number) — in full and in status-only runs; and that the recording was
+//! really used for a large share of the steps, so that the comparison tested the merge.
+
+use rayon::prelude::*;
+use studies::witness::parse_witnesses;
+use tasks::{sample_action, simulate, validate_action, SimOptions, Task, TaskScene, TaskSet};
+
+const WITNESSES: &str = include_str!("../data/witnesses.csv");
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    runs: u64,
+    solved: u64,
+    /// Steps covered by the runs, and those in which the scene came from the recording.
+    steps: u64,
+    shared_steps: u64,
+    /// Runs that merged before their end (a ball met a moving scene body).
+    merged: u64,
+}
+
+impl Tally {
+    fn add(mut self, o: Tally) -> Tally {
+        self.runs += o.runs;
+        self.solved += o.solved;
+        self.steps += o.steps;
+        self.shared_steps += o.shared_steps;
+        self.merged += o.merged;
+        self
+    }
+}
+
+/// Run `action` plainly and through `scene`, full and status-only, and compare.
+fn compare(scene: &TaskScene, action: &[f64]) -> Tally {
+    let task = scene.task();
+    let Ok(valid) = validate_action(task, task.tier(), action) else {
+        return Tally::default();
+    };
+    let what = format!("{} {:?}", task.id(), action);
+    let mut tally = Tally::default();
+    for opts in [SimOptions::default(), SimOptions::STATUS_ONLY] {
+        let plain = simulate(task, &valid, opts).expect("world builds");
+        let (shared, shared_steps) = scene.simulate_shared(&valid, opts).expect("world builds");
+        assert_eq!(shared, plain, "shared-scene run differs ({opts:?}): {what}");
+        if !opts.status_only {
+            tally = Tally {
+                runs: 1,
+                solved: plain.solved as u64,
+                steps: plain.steps as u64,
+                shared_steps: shared_steps as u64,
+                merged: (shared_steps < plain.steps) as u64,
+            };
+        }
+    }
+    tally
+}
+
+#[test]
+fn shared_scenes_give_the_plain_run_on_random_actions() {
+    let set = TaskSet::builtin();
+    let tasks: Vec<&Task> = set
+        .templates()
+        .into_iter()
+        .flat_map(|t| set.template(t).iter().take(2))
+        .collect();
+    assert_eq!(tasks.len(), 100, "two tasks of each of the 50 templates");
+    let t = tasks
+        .par_iter()
+        .enumerate()
+        .map(|(k, task)| {
+            let scene = TaskScene::new(task);
+            let mut index = 0;
+            let mut tally = Tally::default();
+            for _ in 0..24 {
+                let a = sample_action(task.tier(), 0x5ce7e, k as u64, &mut index);
+                tally = tally.add(compare(&scene, &a));
+            }
+            tally
+        })
+        .reduce(Tally::default, Tally::add);
+    assert!(t.runs >= 1200, "only {} valid runs", t.runs);
+    // The recording stood in for the scene in a large share of the steps, and most runs still
+    // merged (their balls met a moving body), so both halves of the path were compared.
+    assert!(
+        t.shared_steps * 4 >= t.steps,
+        "the recording covered only {} of {} steps",
+        t.shared_steps,
+        t.steps
+    );
+    assert!(
+        t.merged * 2 >= t.runs,
+        "only {} of {} runs merged",
+        t.merged,
+        t.runs
+    );
+}
+
+#[test]
+fn shared_scenes_give_the_plain_run_on_solving_actions() {
+    let set = TaskSet::builtin();
+    let rows = parse_witnesses(WITNESSES).expect("the committed witness file parses");
+    // Every 10th witness: 500 solving actions over all templates.
+    let t = rows
+        .par_iter()
+        .step_by(10)
+        .filter(|r| r.found)
+        .map(|r| {
+            let task = set.lookup(&r.task_id).expect("known task");
+            compare(&TaskScene::new(task), &r.action)
+        })
+        .reduce(Tally::default, Tally::add);
+    assert!(
+        t.runs >= 490 && t.solved == t.runs,
+        "{} runs, {} solved",
+        t.runs,
+        t.solved
+    );
+    assert!(
+        t.merged * 2 >= t.runs,
+        "only {} of {} runs merged",
+        t.merged,
+        t.runs
+    );
+}
+
+#[test]
+fn shared_scenes_decline_hash_chains_and_fall_back_to_the_plain_run() {
+    let set = TaskSet::builtin();
+    let task = &set.template(set.templates()[0])[0];
+    let scene = TaskScene::new(task);
+    let mut index = 0;
+    let valid = loop {
+        let a = sample_action(task.tier(), 7, 0, &mut index);
+        if let Ok(v) = validate_action(task, task.tier(), &a) {
+            break v;
+        }
+    };
+    let opts = SimOptions {
+        chain_hashes: true,
+        ..SimOptions::default()
+    };
+    let (outcome, shared_steps) = scene.simulate_shared(&valid, opts).expect("world builds");
+    assert_eq!(
+        shared_steps, 0,
+        "a hash chain needs every step's whole state"
+    );
+    assert_eq!(outcome, simulate(task, &valid, opts).expect("world builds"));
+    assert_ne!(outcome.hash_chain, 0);
+}
