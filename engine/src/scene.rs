@@ -35,19 +35,20 @@ use crate::goal::{run_from, Decision, Goal, RunOptions, RunOutcome, Tracker};
 use crate::shape::Aabb;
 use crate::world::{Scratch, World};
 
-/// The scene's state after one step of its run alone.
+/// Full states of the scene are kept every this many steps; a merge steps the scene alone from
+/// the last one before it (at most this many steps less one). Keeping every step's state instead
+/// made a recording about 8 times larger (1.4 MB on average over PHYRE's tasks) and slower to
+/// make, for a saving of a few scene steps per run.
+const SNAPSHOT_EVERY: u32 = 8;
+
+/// The scene's state after some steps of its run alone.
 #[derive(Clone, Debug)]
-struct Frame {
+struct Snapshot {
     /// The dynamic scene bodies (`SceneRecording::dynamic` gives their ids); static bodies never
     /// change.
     dynamic: Vec<Body>,
     contacts: Vec<Contact>,
     next_contact_seq: u64,
-    /// Fat box of every part of every dynamic scene body, for the meeting test.
-    fat: Vec<Aabb>,
-    /// The goal's relation holds in this state.
-    holds: bool,
-    at_rest: bool,
 }
 
 /// A scene stepped alone once, step by step, to run many sets of probes against (see the
@@ -60,17 +61,27 @@ pub struct SceneRecording {
     max_steps: u32,
     /// Ids of the dynamic scene bodies, ascending.
     dynamic: Vec<u32>,
-    /// `frames[t]`: the state after `t` steps. The last frame is at rest (nothing changes
-    /// after it) or after `max_steps`.
-    frames: Vec<Frame>,
+    /// Steps recorded: after `last` steps the scene is at rest (nothing changes after it) or
+    /// `max_steps` were taken.
+    last: u32,
+    /// Fat boxes of the dynamic scene bodies' parts after each step `0..=last`, `parts` per
+    /// step, for the meeting test.
+    parts: usize,
+    fat: Vec<Aabb>,
+    /// After each step `0..=last`: whether the goal's relation holds, and whether the scene is
+    /// at rest.
+    holds: Vec<bool>,
+    at_rest: Vec<bool>,
+    /// The state after steps `0, SNAPSHOT_EVERY, 2·SNAPSHOT_EVERY, …` up to `last`.
+    snapshots: Vec<Snapshot>,
     /// Every contact birth of the scene's run, in creation order.
     births: Vec<ContactBirth>,
 }
 
 impl SceneRecording {
     /// Step `scene` (a world not yet stepped) alone for at most `max_steps` steps, or until it
-    /// is at rest, recording every state and whether `goal` holds in it. `None` when `scene`
-    /// was already stepped or `goal` names a body it does not have.
+    /// is at rest, recording what runs against it need. `None` when `scene` was already stepped
+    /// or `goal` names a body it does not have.
     pub fn record(scene: &World, goal: Goal, max_steps: u32) -> Option<SceneRecording> {
         let n = scene.bodies.len();
         if scene.steps != 0 || goal.body_a.index() >= n || goal.body_b.index() >= n {
@@ -81,33 +92,50 @@ impl SceneRecording {
             .collect();
         let mut world = scene.clone();
         world.births = Some(Vec::new());
-        let frame = |w: &World| Frame {
-            dynamic: dynamic
-                .iter()
-                .map(|&i| w.bodies[i as usize].clone())
-                .collect(),
-            contacts: w.contacts.clone(),
-            next_contact_seq: w.next_contact_seq,
-            fat: dynamic
-                .iter()
-                .flat_map(|&i| w.bodies[i as usize].fat.iter().copied())
-                .collect(),
-            holds: goal.holds(w),
-            at_rest: w.is_at_rest(),
-        };
-        let mut frames = vec![frame(&world)];
-        while world.steps < max_steps && !world.is_at_rest() {
-            world.step();
-            frames.push(frame(&world));
-        }
-        Some(SceneRecording {
+        let mut rec = SceneRecording {
             initial: scene.clone(),
             goal,
             max_steps,
+            parts: dynamic
+                .iter()
+                .map(|&i| scene.bodies[i as usize].parts.len())
+                .sum(),
             dynamic,
-            frames,
-            births: world.births.take().unwrap_or_default(),
-        })
+            last: 0,
+            fat: Vec::new(),
+            holds: Vec::new(),
+            at_rest: Vec::new(),
+            snapshots: Vec::new(),
+            births: Vec::new(),
+        };
+        loop {
+            let w = &world;
+            rec.fat.extend(
+                rec.dynamic
+                    .iter()
+                    .flat_map(|&i| w.bodies[i as usize].fat.iter().copied()),
+            );
+            rec.holds.push(goal.holds(w));
+            rec.at_rest.push(w.is_at_rest());
+            if w.steps == rec.snapshots.len() as u32 * SNAPSHOT_EVERY {
+                rec.snapshots.push(Snapshot {
+                    dynamic: rec
+                        .dynamic
+                        .iter()
+                        .map(|&i| w.bodies[i as usize].clone())
+                        .collect(),
+                    contacts: w.contacts.clone(),
+                    next_contact_seq: w.next_contact_seq,
+                });
+            }
+            if world.steps >= max_steps || world.is_at_rest() {
+                break;
+            }
+            world.step();
+        }
+        rec.last = world.steps;
+        rec.births = world.births.take().unwrap_or_default();
+        Some(rec)
     }
 
     /// Number of scene bodies.
@@ -117,12 +145,46 @@ impl SceneRecording {
 
     /// Steps the scene took before it came to rest or reached the recording's length.
     pub fn recorded_steps(&self) -> u32 {
-        (self.frames.len() - 1) as u32
+        self.last
     }
 
-    /// The scene's state after `t` steps.
-    fn frame(&self, t: u32) -> &Frame {
-        &self.frames[(t as usize).min(self.frames.len() - 1)]
+    /// The recorded step that stands for step `t` (the scene does not change after `last`).
+    fn recorded(&self, t: u32) -> usize {
+        t.min(self.last) as usize
+    }
+
+    /// Fat boxes of the dynamic scene parts after `t` steps.
+    fn fat_after(&self, t: u32) -> &[Aabb] {
+        let k = self.recorded(t);
+        &self.fat[k * self.parts..(k + 1) * self.parts]
+    }
+
+    /// The scene alone after `t` steps: its last snapshot before, stepped on.
+    fn scene_after(&self, t: u32) -> World {
+        let t = self.recorded(t) as u32;
+        let k = t / SNAPSHOT_EVERY;
+        let snap = &self.snapshots[k as usize];
+        let mut bodies = self.initial.bodies.clone();
+        for (body, &i) in snap.dynamic.iter().zip(&self.dynamic) {
+            bodies[i as usize] = body.clone();
+        }
+        let mut world = World {
+            gravity: self.initial.gravity,
+            bodies,
+            contacts: snap.contacts.clone(),
+            next_contact_seq: snap.next_contact_seq,
+            static_parts: self.initial.static_parts.clone(),
+            steps: k * SNAPSHOT_EVERY,
+            births: None,
+            scratch: Scratch {
+                broad_phase: BroadPhase::with_pairs(snap.contacts.iter().map(|c| c.key).collect()),
+                ..Scratch::default()
+            },
+        };
+        while world.steps < t {
+            world.step();
+        }
+        world
     }
 
     /// [`crate::run`] of `world` — the recorded scene's bodies, unstepped, followed by dynamic
@@ -149,11 +211,11 @@ impl SceneRecording {
         let first_probe = probes.bodies.len() - (world.bodies.len() - n);
         let mut tracker = Tracker::new(opts);
         for step in 1..=opts.max_steps {
-            let before = self.frame(step - 1);
+            let scene_fat = self.fat_after(step - 1);
             let meets = probes.bodies[first_probe..]
                 .iter()
                 .flat_map(|b| b.fat.iter())
-                .any(|p| before.fat.iter().any(|s| s.overlaps(p)));
+                .any(|p| scene_fat.iter().any(|s| s.overlaps(p)));
             if meets {
                 let mut merged = self.merge(step - 1, &probes, &ids);
                 let outcome = run_from(&mut merged, goal, &mut tracker, step, |_, _| {});
@@ -161,18 +223,21 @@ impl SceneRecording {
             }
             probes.step();
             tracker.stepped += 1;
-            let now = self.frame(step);
-            if opts.early_exit && now.at_rest && probes.is_at_rest() {
+            let (holds, at_rest) = (
+                self.holds[self.recorded(step)],
+                self.at_rest[self.recorded(step)],
+            );
+            if opts.early_exit && at_rest && probes.is_at_rest() {
                 let mut merged = self.merge(step, &probes, &ids);
                 tracker.at_rest = true;
                 tracker.rest_hash = merged.state_hash();
-                let outcome = match tracker.observe(step, now.holds) {
+                let outcome = match tracker.observe(step, holds) {
                     Some(decision) => tracker.outcome(decision, &merged),
                     None => run_from(&mut merged, goal, &mut tracker, step + 1, |_, _| {}),
                 };
                 return Some((outcome, step));
             }
-            if let Some(decision) = tracker.observe(step, now.holds) {
+            if let Some(decision) = tracker.observe(step, holds) {
                 let merged = self.merge(step, &probes, &ids);
                 return Some((tracker.outcome(decision, &merged), step));
             }
@@ -181,16 +246,13 @@ impl SceneRecording {
         Some((tracker.outcome(Decision::RanOut, &merged), opts.max_steps))
     }
 
-    /// The whole world after `t` steps: the scene's frame `t` and the probe world (`ids` maps
-    /// its bodies to the whole world's), with every contact numbered as the whole world numbers
-    /// it: by (step, key) of birth over both worlds' births.
+    /// The whole world after `t` steps: the scene alone after `t` steps and the probe world
+    /// (`ids` maps its bodies to the whole world's), with every contact numbered as the whole
+    /// world numbers it: by (step, key) of birth over both worlds' births.
     fn merge(&self, t: u32, probes: &World, ids: &[u32]) -> World {
-        let frame = self.frame(t);
+        let scene = self.scene_after(t);
         let n = self.scene_bodies();
-        let mut bodies = self.initial.bodies.clone();
-        for (k, &i) in self.dynamic.iter().enumerate() {
-            bodies[i as usize] = frame.dynamic[k].clone();
-        }
+        let mut bodies = scene.bodies;
         // The probe world's bodies: the scene's static bodies, then the probes.
         let statics = ids.iter().filter(|&&i| (i as usize) < n).count();
         bodies.extend(probes.bodies[statics..].iter().cloned());
@@ -203,7 +265,7 @@ impl SceneRecording {
             body_hi: ids[k.body_hi as usize],
             part_hi: k.part_hi,
         };
-        let scene_births = &self.births[..frame.next_contact_seq as usize];
+        let scene_births = &self.births[..scene.next_contact_seq as usize];
         let probe_births: Vec<ContactBirth> = probes
             .births
             .as_deref()
@@ -231,12 +293,12 @@ impl SceneRecording {
             }
         }
 
-        let mut contacts: Vec<Contact> = frame
+        let mut contacts: Vec<Contact> = scene
             .contacts
-            .iter()
+            .into_iter()
             .map(|c| Contact {
                 seq: scene_seq[c.seq as usize - 1],
-                ..c.clone()
+                ..c
             })
             .collect();
         contacts.extend(probes.contacts.iter().map(|c| Contact {
