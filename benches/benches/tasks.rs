@@ -1,5 +1,7 @@
-//! Task workload: loading the built-in 5,000 tasks, validating a random action, and simulating
-//! one valid random action (the unit of every solvability and evaluation run).
+//! Task workload: loading the built-in 5,000 tasks, validating a random action, simulating one
+//! valid random action (the unit of every solvability and evaluation run), and the jobs' way of
+//! simulating many actions of one task: plain runs against runs through the task's recorded
+//! scene (`tasks::TaskScene`, recording included).
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn load(c: &mut Criterion) {
@@ -49,9 +51,52 @@ fn simulate(c: &mut Criterion) {
     });
 }
 
+/// 32 valid random actions on each of 5 B-tier tasks, status-only: plain, and through a scene
+/// recorded once per task (inside the timing).
+fn shared_scenes(c: &mut Criterion) {
+    let set = tasks::TaskSet::builtin();
+    let work: Vec<(&tasks::Task, Vec<tasks::ValidAction>)> = set
+        .tier(tasks::Tier::Ball)
+        .step_by(500)
+        .map(|t| {
+            let stream = tasks::rng::stream_of(&t.id().to_string());
+            let actions = (0..1000u64)
+                .filter_map(|i| {
+                    let a = tasks::rng::uniform_vector(11, stream, i, 3);
+                    tasks::validate_action(t, tasks::Tier::Ball, &a).ok()
+                })
+                .take(32)
+                .collect();
+            (t, actions)
+        })
+        .collect();
+    let opts = tasks::SimOptions::STATUS_ONLY;
+    c.bench_function("status_5_tasks_x_32_actions_plain", |b| {
+        b.iter(|| {
+            work.iter()
+                .flat_map(|(t, acts)| acts.iter().map(|a| tasks::simulate(t, a, opts)))
+                .filter(|o| o.as_ref().is_ok_and(|o| o.solved))
+                .count()
+        })
+    });
+    c.bench_function("status_5_tasks_x_32_actions_shared_scene", |b| {
+        b.iter(|| {
+            work.iter()
+                .flat_map(|(t, acts)| {
+                    let scene = tasks::TaskScene::new(t);
+                    acts.iter()
+                        .map(|a| scene.simulate(a, opts))
+                        .collect::<Vec<_>>()
+                })
+                .filter(|o| o.as_ref().is_ok_and(|o| o.solved))
+                .count()
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = load, simulate
+    targets = load, simulate, shared_scenes
 }
 criterion_main!(benches);

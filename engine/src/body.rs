@@ -7,7 +7,7 @@ use crate::fixed::Fixed;
 use crate::math::{body_origin, Rot, Sweep, Transform, Vec2};
 use crate::settings;
 use crate::shape::{Aabb, MassData, Shape};
-use crate::toi::Core;
+use crate::toi::{motion_extent, Core};
 
 /// Index of a body in its world: bodies are numbered 0, 1, 2, … in the order they were added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,6 +102,9 @@ pub struct Body {
     /// Static bodies only (empty for dynamic ones): each part's core placed at `xf`, which a
     /// static body keeps for ever, for continuous collision against it.
     pub(crate) static_cores: Vec<Core>,
+    /// Each part's reach beyond its radius from the centre of mass ([`motion_extent`]), a
+    /// constant of the body kept for continuous collision's motion bound.
+    pub(crate) motion_extents: Vec<Fixed>,
 }
 
 /// The parts' bounding boxes at the sweep's start transform, kept from the island solve, where
@@ -217,6 +220,7 @@ impl Body {
             } else {
                 Vec::new()
             },
+            motion_extents: def.parts.iter().map(|p| motion_extent(p, center)).collect(),
         }
     }
 

@@ -54,7 +54,13 @@ pub(crate) fn continuous_collision(
             let q0 = b.q0;
             let start = b.start_transform();
             let mut first: Option<(Fixed, usize, usize, usize)> = None;
-            for (k, (part, now)) in b.parts.iter().zip(&b.aabbs).enumerate() {
+            for (k, ((part, now), &extent)) in b
+                .parts
+                .iter()
+                .zip(&b.aabbs)
+                .zip(&b.motion_extents)
+                .enumerate()
+            {
                 let swept: Aabb = b.start_aabb(k, &start).union(now);
                 for sp in static_parts {
                     let (si, pi) = (sp.body as usize, sp.part as usize);
@@ -63,7 +69,9 @@ pub(crate) fn continuous_collision(
                     }
                     let s = &bodies[si];
                     let (shape, core) = (&s.parts[pi], &s.static_cores[pi]);
-                    if let Some(t) = time_of_impact_placed(part, &sweep, q0, shape, core, target) {
+                    if let Some(t) =
+                        time_of_impact_placed(part, extent, &sweep, q0, shape, core, target)
+                    {
                         if first.is_none_or(|(ft, ..)| t < ft) {
                             first = Some((t, k, si, pi));
                         }

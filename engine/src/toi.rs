@@ -77,6 +77,7 @@ pub(crate) fn time_of_impact_from(
 ) -> Option<Fixed> {
     time_of_impact_placed(
         moving,
+        motion_extent(moving, sweep.local_center),
         sweep,
         q0,
         fixed,
@@ -87,19 +88,29 @@ pub(crate) fn time_of_impact_from(
 
 /// [`time_of_impact_from`] against a fixed shape whose core is already placed (`fixed_core` =
 /// `Core::new(fixed, xf_fixed)`; static bodies keep theirs): the same answer, bit for bit.
+/// `extent` is `motion_extent(moving, sweep.local_center)`, which bodies keep per part.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn time_of_impact_placed(
     moving: &Shape,
+    extent: Fixed,
     sweep: &Sweep,
     q0: Rot,
     fixed: &Shape,
     fixed_core: &Core,
     target: Fixed,
 ) -> Option<Fixed> {
-    advance(moving, sweep, q0, fixed, fixed_core, target, true).0
+    debug_assert_eq!(extent, motion_extent(moving, sweep.local_center));
+    advance_with(moving, extent, sweep, q0, fixed, fixed_core, target, true).0
 }
 
-/// Conservative advancement; also returns the number of steps taken (for tests).
-/// `stop_early: false` runs the t = 0 search in full (the tests' reference).
+/// How far any point of `moving` reaches beyond its radius from the body-local centre of mass
+/// `local_center`: the rotation's share of the motion bound. A constant of the body's part.
+pub(crate) fn motion_extent(moving: &Shape, local_center: Vec2) -> Fixed {
+    (moving.extent_from(local_center) - moving.radius()).max(Fixed::ZERO)
+}
+
+/// [`advance_with`] computing the extent itself (the tests' entry point).
+#[cfg(test)]
 fn advance(
     moving: &Shape,
     sweep: &Sweep,
@@ -109,7 +120,25 @@ fn advance(
     target: Fixed,
     stop_early: bool,
 ) -> (Option<Fixed>, usize) {
-    let extent = (moving.extent_from(sweep.local_center) - moving.radius()).max(Fixed::ZERO);
+    let extent = motion_extent(moving, sweep.local_center);
+    advance_with(
+        moving, extent, sweep, q0, fixed, fixed_core, target, stop_early,
+    )
+}
+
+/// Conservative advancement; also returns the number of steps taken (for tests).
+/// `stop_early: false` runs the t = 0 search in full (the tests' reference).
+#[allow(clippy::too_many_arguments)]
+fn advance_with(
+    moving: &Shape,
+    extent: Fixed,
+    sweep: &Sweep,
+    q0: Rot,
+    fixed: &Shape,
+    fixed_core: &Core,
+    target: Fixed,
+    stop_early: bool,
+) -> (Option<Fixed>, usize) {
     let dc = sweep.c - sweep.c0;
     let angular = (sweep.a - sweep.a0).abs() * extent;
     // At t = 0 the answer is `None` unless gap − target < rate. Every rate is below
