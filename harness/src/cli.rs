@@ -714,7 +714,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     pub reference: Option<PathBuf>,
     /// Run each simulation only as far as its status needs (the status-only path the report
-    /// commands use) instead of the full run that `simulate` and the audits do.
+    /// commands use) instead of the full run that `simulate` and the audits do; like the report
+    /// commands, a task's actions (with --reference: consecutive rows of one task) then share
+    /// its scene, stepped once and recorded (the same outcomes bit for bit).
     #[arg(long)]
     pub status_only: bool,
     /// Print the figures as one JSON object.

@@ -115,7 +115,9 @@ pub fn original_figures(
 }
 
 /// The random-action workload: `actions` actions per task of `tasks` (drawn like the
-/// original's discrete action set), each call timed; on `threads` workers.
+/// original's discrete action set), each call timed; on `threads` workers. Status-only, each
+/// task's actions share its recorded scene as the jobs do (the recording's CPU time counts as
+/// valid simulations' time).
 pub fn random_workload(
     tasks: &[&Task],
     tier: Tier,
@@ -139,12 +141,22 @@ pub fn random_workload(
                 let stream = stream_of(&task.id().to_string());
                 let mut t = Totals::default();
                 let mut index = 0;
+                let scene = status_only.then(|| {
+                    let c0 = thread_cpu_ns();
+                    let scene = TaskScene::new(task);
+                    t.cpu_valid_ns += thread_cpu_ns().saturating_sub(c0);
+                    scene
+                });
                 for _ in 0..actions {
                     let action = sample_action(tier, BENCH_SEED, stream, &mut index);
                     let c0 = thread_cpu_ns();
-                    let outcome = validate_action(task, tier, &action)
+                    let outcome = validate_action(task, tier, &action).ok().and_then(|v| {
+                        match &scene {
+                            Some(scene) => scene.simulate(&v, opts),
+                            None => simulate(task, &v, opts),
+                        }
                         .ok()
-                        .and_then(|v| simulate(task, &v, opts).ok());
+                    });
                     let dt = thread_cpu_ns().saturating_sub(c0);
                     t.calls += 1;
                     match outcome {
@@ -234,6 +246,7 @@ pub struct ReferenceReport {
 
 /// Every row of an outcomes-A-format table (`text`, named `file` in the report), in order, each
 /// call's validation and simulation timed on the worker's thread CPU clock; on `threads` workers.
+/// Status-only, consecutive rows of one task share its recorded scene (see below).
 pub fn reference_rows(
     set: &TaskSet,
     text: &str,

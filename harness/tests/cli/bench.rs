@@ -44,6 +44,44 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
     assert_eq!(fast["status_agreement"], full["status_agreement"]);
     assert_eq!(fast["solved"], full["solved"]);
     assert!(fast["steps_computed_per_valid"].as_f64().unwrap() < steps);
+    assert_eq!(
+        fast["shared_scenes"], 0,
+        "no two consecutive rows share a task"
+    );
+    // The same 30 calls with each task's rows together (they share its recorded scene) and
+    // interleaved (no sharing): the same statuses and final states.
+    let body: Vec<&str> = all.lines().skip(1).take(10).collect();
+    let write = |name: &str, order: &[usize]| {
+        let mut text = String::from("task_id,tier,kind,index,action,status\n");
+        for &i in order {
+            text.push_str(body[i]);
+            text.push('\n');
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let grouped = write("grouped.csv", &(0..30).map(|k| k / 3).collect::<Vec<_>>());
+    let interleaved = write(
+        "interleaved.csv",
+        &(0..30).map(|k| k % 10).collect::<Vec<_>>(),
+    );
+    let status_only = |file: &std::path::Path| -> serde_json::Value {
+        let args = ["bench", "--reference", s(file), "--status-only", "--json"];
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    let (g, i) = (status_only(&grouped), status_only(&interleaved));
+    assert_eq!(g["shared_scenes"], 10);
+    assert_eq!(i["shared_scenes"], 0);
+    for field in [
+        "hash_xor",
+        "status_agreement",
+        "valid",
+        "solved",
+        "steps_covered_per_valid",
+    ] {
+        assert_eq!(g[field], i[field], "{field}");
+    }
     // Bad input: one-line errors.
     let bad = dir.join("bad.csv");
     std::fs::write(
