@@ -26,7 +26,7 @@
 //! would still be exact). Then the two states are merged into the world the plain run holds at
 //! that step, contact numbers, broad-phase pairs and all, and the run goes on as [`crate::run`]
 //! does. The outcome, `stepped` and `final_hash` included, is the plain run's (tested on PHYRE's
-//! tasks in `tasks/tests`).
+//! tasks in `studies/tests/shared_scenes.rs`).
 
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
