@@ -9,7 +9,7 @@ use engine::run;
 use engine::World;
 use rayon::prelude::*;
 use tasks::{
-    simulate, simulated_status, stability_of_solved, validate_action, ObjectDescriptor, ShapeType,
+    simulated_status, stability_of_solved, validate_action, ObjectDescriptor, ShapeType,
     SimOptions, SimulationSetup, Stability, Status, Task, TaskScene, TaskSet, Tier,
 };
 
@@ -135,29 +135,21 @@ fn stability_code(s: Stability) -> i8 {
 /// ([`tasks::stability`]). NaN or infinite components give INVALID_INPUT here (the Python layer
 /// rejects them first).
 pub fn status_of(task: &Task, tier: Tier, action: &[f64], stable: bool) -> (i8, Option<u32>) {
-    status_in(task, None, tier, action, stable)
+    status_in(&TaskScene::plain(task), tier, action, stable)
 }
 
 /// A status code and its solved step (see [`status_of`]).
 type Answer = (i8, Option<u32>);
 
-/// [`status_of`], simulating through `scene` (the task's recorded scene) when given: the same
-/// answer, faster when many actions of one task are asked for.
-fn status_in(
-    task: &Task,
-    scene: Option<&TaskScene>,
-    tier: Tier,
-    action: &[f64],
-    stable: bool,
-) -> (i8, Option<u32>) {
+/// [`status_of`] on `scene`'s task, simulating through `scene` (recorded: the same answer,
+/// faster when many actions of one task are asked for).
+fn status_in(scene: &TaskScene, tier: Tier, action: &[f64], stable: bool) -> Answer {
+    let task = scene.task();
     let mut solved_step = None;
     let mut own_run = true;
     // The action's own run comes first (then its neighbours'): its solved step is the answer's.
     let mut status = |v: &tasks::ValidAction| {
-        let run = match scene {
-            Some(scene) => scene.simulate(v, SimOptions::STATUS_ONLY),
-            None => simulate(task, v, SimOptions::STATUS_ONLY),
-        };
+        let run = scene.simulate(v, SimOptions::STATUS_ONLY);
         if std::mem::take(&mut own_run) {
             solved_step = run
                 .as_ref()
@@ -292,12 +284,15 @@ pub fn batch(
             .par_iter()
             .map(|group| {
                 let task = &tasks[task_indices[group[0]]];
-                let scene = (group.len() > 1).then(|| TaskScene::new(task));
+                let scene = match group.len() {
+                    1 => TaskScene::plain(task),
+                    _ => TaskScene::new(task),
+                };
                 group
                     .par_iter()
                     .map(|&i| {
                         let a = &actions[i * dim..(i + 1) * dim];
-                        (i, status_in(task, scene.as_ref(), tier, a, stable))
+                        (i, status_in(&scene, tier, a, stable))
                     })
                     .collect()
             })

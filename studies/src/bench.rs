@@ -9,9 +9,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 use tasks::rng::stream_of;
-use tasks::{
-    sample_action, simulate, validate_action, SimOptions, Status, Task, TaskScene, TaskSet, Tier,
-};
+use tasks::{sample_action, validate_action, SimOptions, Status, Task, TaskScene, TaskSet, Tier};
 
 /// Seed of the benchmark's actions (fixed, so every run does the same work).
 const BENCH_SEED: u64 = 0xbe9c;
@@ -141,22 +139,20 @@ pub fn random_workload(
                 let stream = stream_of(&task.id().to_string());
                 let mut t = Totals::default();
                 let mut index = 0;
-                let scene = status_only.then(|| {
+                let scene = if status_only {
                     let c0 = thread_cpu_ns();
                     let scene = TaskScene::new(task);
                     t.cpu_valid_ns += thread_cpu_ns().saturating_sub(c0);
                     scene
-                });
+                } else {
+                    TaskScene::plain(task)
+                };
                 for _ in 0..actions {
                     let action = sample_action(tier, BENCH_SEED, stream, &mut index);
                     let c0 = thread_cpu_ns();
-                    let outcome = validate_action(task, tier, &action).ok().and_then(|v| {
-                        match &scene {
-                            Some(scene) => scene.simulate(&v, opts),
-                            None => simulate(task, &v, opts),
-                        }
+                    let outcome = validate_action(task, tier, &action)
                         .ok()
-                    });
+                        .and_then(|v| scene.simulate(&v, opts).ok());
                     let dt = thread_cpu_ns().saturating_sub(c0);
                     t.calls += 1;
                     match outcome {
@@ -293,15 +289,16 @@ pub fn reference_rows(
                 let share = status_only && group.len() > 1;
                 group.iter().map(move |&(task, tier, action)| {
                     let c0 = thread_cpu_ns();
-                    let run = validate_action(task, tier, action).ok().map(|v| {
+                    let scene = scene.get_or_insert_with(|| {
                         if share {
-                            scene
-                                .get_or_insert_with(|| TaskScene::new(task))
-                                .simulate(&v, opts)
+                            TaskScene::new(task)
                         } else {
-                            simulate(task, &v, opts)
+                            TaskScene::plain(task)
                         }
                     });
+                    let run = validate_action(task, tier, action)
+                        .ok()
+                        .map(|v| scene.simulate(&v, opts));
                     let cpu_ns = thread_cpu_ns().saturating_sub(c0);
                     let status = run.as_ref().map_or(Status::Invalid, Status::of_run);
                     let outcome = run.and_then(Result::ok);

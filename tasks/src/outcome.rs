@@ -91,6 +91,15 @@ impl<'t> TaskScene<'t> {
         TaskScene { task, recording }
     }
 
+    /// `task` without a recording: every run is simulated in full ([`simulate`]), for one-off
+    /// actions, where recording would cost more than it saves.
+    pub fn plain(task: &'t Task) -> TaskScene<'t> {
+        TaskScene {
+            task,
+            recording: None,
+        }
+    }
+
     /// The task.
     pub fn task(&self) -> &'t Task {
         self.task
@@ -121,13 +130,13 @@ impl<'t> TaskScene<'t> {
         })
     }
 
-    /// [`crate::simulated_status`] on the task: the status of a valid action from a
-    /// status-only simulation.
+    /// The status of a valid action from a status-only simulation ([`Status::of_run`]: a world
+    /// that cannot be built is invalid).
     pub fn simulated_status(&self, action: &ValidAction) -> Status {
         Status::of_run(&self.simulate(action, SimOptions::STATUS_ONLY))
     }
 
-    /// [`crate::status_of_validated`] on the task.
+    /// [`TaskScene::status`] of an action already validated.
     pub fn status_of_validated(&self, validated: &Result<ValidAction, InvalidAction>) -> Status {
         match validated {
             Err(_) => Status::Invalid,
@@ -135,7 +144,7 @@ impl<'t> TaskScene<'t> {
         }
     }
 
-    /// [`crate::status`] on the task: the status of `action` in `tier`.
+    /// The status of `action` on the task in `tier`, from a status-only simulation.
     pub fn status(&self, tier: ActionTier, action: &[f64]) -> Status {
         self.status_of_validated(&validate_action(self.task, tier, action))
     }

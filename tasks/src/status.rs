@@ -4,7 +4,7 @@
 
 use crate::action::{stable_neighbours, validate_action, InvalidAction, ValidAction};
 use crate::model::{ActionTier, Task};
-use crate::outcome::{simulate, Outcome, SimOptions};
+use crate::outcome::{Outcome, TaskScene};
 use crate::simulation::BuildError;
 use std::fmt;
 use std::str::FromStr;
@@ -127,23 +127,21 @@ impl FromStr for Status {
     }
 }
 
-/// The status of `action` on `task` in `tier`, from a status-only simulation.
+/// The status of `action` on `task` in `tier`, from a status-only simulation
+/// ([`TaskScene::status`] of a single action).
 pub fn status(task: &Task, tier: ActionTier, action: &[f64]) -> Status {
-    status_of_validated(task, &validate_action(task, tier, action))
+    TaskScene::plain(task).status(tier, action)
 }
 
 /// [`status`] of an action already validated.
 pub fn status_of_validated(task: &Task, validated: &Result<ValidAction, InvalidAction>) -> Status {
-    match validated {
-        Err(_) => Status::Invalid,
-        Ok(valid) => simulated_status(task, valid),
-    }
+    TaskScene::plain(task).status_of_validated(validated)
 }
 
 /// The status of a valid action from a status-only simulation ([`Status::of_run`]: a world that
 /// cannot be built is invalid).
 pub fn simulated_status(task: &Task, action: &ValidAction) -> Status {
-    Status::of_run(&simulate(task, action, SimOptions::STATUS_ONLY))
+    TaskScene::plain(task).simulated_status(action)
 }
 
 /// What the stable-solution test (SPEC §8) says of one action.
