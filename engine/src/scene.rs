@@ -31,6 +31,7 @@
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::contact::{Contact, ContactBirth, ContactKey};
+use crate::continuous::StaticPart;
 use crate::goal::{run_from, Decision, Goal, RunOptions, RunOutcome, Tracker};
 use crate::shape::Aabb;
 use crate::world::{Scratch, World};
@@ -168,23 +169,42 @@ impl SceneRecording {
         for (body, &i) in snap.dynamic.iter().zip(&self.dynamic) {
             bodies[i as usize] = body.clone();
         }
-        let mut world = World {
-            gravity: self.initial.gravity,
+        let mut world = self.assemble(
             bodies,
-            contacts: snap.contacts.clone(),
-            next_contact_seq: snap.next_contact_seq,
-            static_parts: self.initial.static_parts.clone(),
-            steps: k * SNAPSHOT_EVERY,
-            births: None,
-            scratch: Scratch {
-                broad_phase: BroadPhase::with_pairs(snap.contacts.iter().map(|c| c.key).collect()),
-                ..Scratch::default()
-            },
-        };
+            snap.contacts.clone(),
+            snap.next_contact_seq,
+            k * SNAPSHOT_EVERY,
+        );
         while world.steps < t {
             world.step();
         }
         world
+    }
+
+    /// A world of the scene's gravity and static bodies holding `bodies` and `contacts` (sorted
+    /// by key) after `steps` steps, as a step leaves a world: the broad phase's last pairs are
+    /// exactly the contacts' keys.
+    fn assemble(
+        &self,
+        bodies: Vec<Body>,
+        contacts: Vec<Contact>,
+        next_contact_seq: u64,
+        steps: u32,
+    ) -> World {
+        let pairs = contacts.iter().map(|c| c.key).collect();
+        World {
+            gravity: self.initial.gravity,
+            bodies,
+            contacts,
+            next_contact_seq,
+            static_parts: self.initial.static_parts.clone(),
+            steps,
+            births: None,
+            scratch: Scratch {
+                broad_phase: BroadPhase::with_pairs(pairs),
+                ..Scratch::default()
+            },
+        }
     }
 
     /// [`crate::run`] of `world` — the recorded scene's bodies, unstepped, followed by dynamic
@@ -207,28 +227,27 @@ impl SceneRecording {
         {
             return None;
         }
-        let (mut probes, ids) = probe_world(world, n);
-        let first_probe = probes.bodies.len() - (world.bodies.len() - n);
+        let mut probes = Probes::of(world, n);
         let mut tracker = Tracker::new(opts);
         for step in 1..=opts.max_steps {
             let scene_fat = self.fat_after(step - 1);
-            let meets = probes.bodies[first_probe..]
+            let meets = probes.world.bodies[probes.first..]
                 .iter()
                 .flat_map(|b| b.fat.iter())
                 .any(|p| scene_fat.iter().any(|s| s.overlaps(p)));
             if meets {
-                let mut merged = self.merge(step - 1, &probes, &ids);
+                let mut merged = self.merge(step - 1, &probes);
                 let outcome = run_from(&mut merged, goal, &mut tracker, step, |_, _| {});
                 return Some((outcome, step - 1));
             }
-            probes.step();
+            probes.world.step();
             tracker.stepped += 1;
             let (holds, at_rest) = (
                 self.holds[self.recorded(step)],
                 self.at_rest[self.recorded(step)],
             );
-            if opts.early_exit && at_rest && probes.is_at_rest() {
-                let mut merged = self.merge(step, &probes, &ids);
+            if opts.early_exit && at_rest && probes.world.is_at_rest() {
+                let mut merged = self.merge(step, &probes);
                 tracker.at_rest = true;
                 tracker.rest_hash = merged.state_hash();
                 let outcome = match tracker.observe(step, holds) {
@@ -238,24 +257,22 @@ impl SceneRecording {
                 return Some((outcome, step));
             }
             if let Some(decision) = tracker.observe(step, holds) {
-                let merged = self.merge(step, &probes, &ids);
+                let merged = self.merge(step, &probes);
                 return Some((tracker.outcome(decision, &merged), step));
             }
         }
-        let merged = self.merge(opts.max_steps, &probes, &ids);
+        let merged = self.merge(opts.max_steps, &probes);
         Some((tracker.outcome(Decision::RanOut, &merged), opts.max_steps))
     }
 
-    /// The whole world after `t` steps: the scene alone after `t` steps and the probe world
-    /// (`ids` maps its bodies to the whole world's), with every contact numbered as the whole
-    /// world numbers it: by (step, key) of birth over both worlds' births.
-    fn merge(&self, t: u32, probes: &World, ids: &[u32]) -> World {
+    /// The whole world after `t` steps: the scene alone after `t` steps and the probe world,
+    /// with every contact numbered as the whole world numbers it: by (step, key) of birth over
+    /// both worlds' births.
+    fn merge(&self, t: u32, probes: &Probes) -> World {
         let scene = self.scene_after(t);
-        let n = self.scene_bodies();
+        let ids = &probes.ids;
         let mut bodies = scene.bodies;
-        // The probe world's bodies: the scene's static bodies, then the probes.
-        let statics = ids.iter().filter(|&&i| (i as usize) < n).count();
-        bodies.extend(probes.bodies[statics..].iter().cloned());
+        bodies.extend(probes.world.bodies[probes.first..].iter().cloned());
 
         // Both birth logs are in (step, key) order; the probe world's stays so under `ids`,
         // which is increasing. Merging them gives the whole world's creation order.
@@ -267,6 +284,7 @@ impl SceneRecording {
         };
         let scene_births = &self.births[..scene.next_contact_seq as usize];
         let probe_births: Vec<ContactBirth> = probes
+            .world
             .births
             .as_deref()
             .unwrap_or_default()
@@ -301,7 +319,7 @@ impl SceneRecording {
                 ..c
             })
             .collect();
-        contacts.extend(probes.contacts.iter().map(|c| Contact {
+        contacts.extend(probes.world.contacts.iter().map(|c| Contact {
             key: remap(c.key),
             body_a: ids[c.body_a as usize],
             body_b: ids[c.body_b as usize],
@@ -309,47 +327,44 @@ impl SceneRecording {
             ..c.clone()
         }));
         contacts.sort_unstable_by_key(|c| c.key);
-        let pairs = contacts.iter().map(|c| c.key).collect();
-        World {
-            gravity: self.initial.gravity,
-            bodies,
-            contacts,
-            next_contact_seq: seq,
-            static_parts: self.initial.static_parts.clone(),
-            steps: t,
-            births: None,
-            scratch: Scratch {
-                broad_phase: BroadPhase::with_pairs(pairs),
-                ..Scratch::default()
-            },
-        }
+        self.assemble(bodies, contacts, seq, t)
     }
 }
 
-/// The probes of `world` (bodies `n..`) with the static bodies among its first `n`, as a world
-/// of their own (keeping contact births), and each of its bodies' id in `world` (increasing).
-fn probe_world(world: &World, n: usize) -> (World, Vec<u32>) {
-    let ids: Vec<u32> = (0..world.bodies.len() as u32)
-        .filter(|&i| i as usize >= n || !world.bodies[i as usize].is_dynamic())
-        .collect();
-    let local = |id: u32| ids.binary_search(&id).unwrap_or(0) as u32;
-    let mut probes = World {
-        gravity: world.gravity,
-        bodies: ids
-            .iter()
-            .map(|&i| world.bodies[i as usize].clone())
-            .collect(),
-        births: Some(Vec::new()),
-        ..World::default()
-    };
-    probes.static_parts = world
-        .static_parts
-        .iter()
-        .map(|sp| {
-            let mut sp = *sp;
-            sp.body = local(sp.body);
-            sp
-        })
-        .collect();
-    (probes, ids)
+/// The probes of a world (its bodies from `n` on) with the static bodies among its first `n`,
+/// as a world of their own that keeps contact births.
+struct Probes {
+    world: World,
+    /// Each body's id in the whole world (increasing).
+    ids: Vec<u32>,
+    /// Index of the first probe in `world` (the static bodies come before).
+    first: usize,
+}
+
+impl Probes {
+    fn of(whole: &World, n: usize) -> Probes {
+        let ids: Vec<u32> = (0..whole.bodies.len() as u32)
+            .filter(|&i| i as usize >= n || !whole.bodies[i as usize].is_dynamic())
+            .collect();
+        let local = |id: u32| ids.binary_search(&id).unwrap_or(0) as u32;
+        let world = World {
+            gravity: whole.gravity,
+            bodies: ids
+                .iter()
+                .map(|&i| whole.bodies[i as usize].clone())
+                .collect(),
+            static_parts: whole
+                .static_parts
+                .iter()
+                .map(|sp| StaticPart {
+                    body: local(sp.body),
+                    ..*sp
+                })
+                .collect(),
+            births: Some(Vec::new()),
+            ..World::default()
+        };
+        let first = ids.len() - (whole.bodies.len() - n);
+        Probes { world, ids, first }
+    }
 }
