@@ -115,6 +115,9 @@ impl IslandSolver {
         gravity: Vec2,
     ) -> bool {
         let h = DT;
+        // Padé damping factors, v ← v / (1 + h·c): the same for every body, so divided once.
+        let linear_damping = Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING);
+        let angular_damping = Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING);
         self.bodies.clear();
         for &bi in island_bodies {
             let b = &mut bodies[bi];
@@ -127,9 +130,8 @@ impl IslandSolver {
             let mut w = b.w;
             if b.is_dynamic() {
                 v += gravity.scale(h);
-                // Padé damping: v ← v / (1 + h·c).
-                v = v.scale(Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING));
-                w *= Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING);
+                v = v.scale(linear_damping);
+                w *= angular_damping;
             }
             self.bodies.push(SolverBody {
                 c: b.sweep.c,
@@ -231,6 +233,11 @@ impl IslandSolver {
                     min_sep = min_sep.min(sep);
                     let corr = (BAUMGARTE * (sep + LINEAR_SLOP))
                         .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    if corr.raw() == 0 {
+                        // A zero correction gives a zero impulse: every update below would be
+                        // an exact no-op.
+                        continue;
+                    }
                     let rna = ra.cross(n);
                     let rnb = rb.cross(n);
                     let k = sa.inv_mass
@@ -399,6 +406,9 @@ impl IslandSolver {
                     min_sep = min_sep.min(sep);
                     let corr = (toi_baumgarte * (sep + LINEAR_SLOP))
                         .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    if corr.raw() == 0 {
+                        continue; // a zero impulse, as in the island solve
+                    }
                     let rna = ra.cross(n);
                     let k = sb.inv_mass + sb.inv_inertia * rna * rna;
                     let impulse = if k.is_positive() {
