@@ -272,6 +272,11 @@ pub struct EvalArgs {
     /// Seed of the DQN's weights and batches.
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
+    /// DQN and DQN-O train on the statuses of the first N actions of the set, at least
+    /// --actions, which they rank (default: --actions). The original trained on 100,000 per
+    /// task and ranked 1,000 for B cross; the table is computed (and cached) to N columns.
+    #[arg(long, value_name = "N")]
+    pub dqn_train_actions: Option<usize>,
     /// Directory of DQN models: a fold's model is loaded from it when there (its training
     /// configuration must match), else trained and saved in it.
     #[arg(long, value_name = "DIR")]

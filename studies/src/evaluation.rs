@@ -93,6 +93,11 @@ pub mod dqn {
         pub online_lr: Option<f64>,
         /// Seed of the weights and batches.
         pub seed: u64,
+        /// Train on the statuses of the first this many actions of the set (at least
+        /// `Params::actions`, which the agents rank; `None`: the ranked set). The original
+        /// trained on its cache of 100,000 actions per task and re-ranked 1,000 of them for B
+        /// cross (its code's issue #15).
+        pub train_actions: Option<usize>,
         /// A fold's model is loaded from here when there, else trained and saved here.
         pub models: Option<PathBuf>,
         pub progress: Arc<dyn TrainProgress>,
@@ -106,6 +111,7 @@ pub mod dqn {
                 .field("online_updates", &self.online_updates)
                 .field("online_lr", &self.online_lr)
                 .field("seed", &self.seed)
+                .field("train_actions", &self.train_actions)
                 .field("models", &self.models)
                 .finish_non_exhaustive()
         }
@@ -125,17 +131,35 @@ pub mod dqn {
             }
             c
         }
+
+        /// How many actions of the set the DQNs train on when the agents rank `ranked`.
+        pub fn training_actions(&self, ranked: usize) -> Result<usize> {
+            match self.train_actions {
+                Some(n) if n < ranked => bail!(
+                    "--dqn-train-actions ({n}) must be at least --actions ({ranked}): the DQNs train on a superset of the actions they rank"
+                ),
+                Some(n) => Ok(n),
+                None => Ok(ranked),
+            }
+        }
     }
 
-    /// The observations and action set of a tier, for its DQNs.
-    pub fn context(tasks: &[&Task], set: &ActionSet, p: &DqnParams) -> Result<Arc<DqnContext>> {
+    /// The observations and action set of a tier for its DQNs: `set` holds the actions they
+    /// train on, of which they rank the first `ranked`.
+    pub fn context(
+        tasks: &[&Task],
+        set: &ActionSet,
+        ranked: usize,
+        p: &DqnParams,
+    ) -> Result<Arc<DqnContext>> {
         let size = p.config(set.tier).net.obs_size;
         let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
-        Ok(Arc::new(DqnContext::new(obs, set.actions.clone())))
+        Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
 
     /// The model file of (setup, fold) in the models directory: named by everything that
-    /// determines it but the data's content (checked against the file's header on loading).
+    /// determines it but the data's content (checked against the file's header on loading);
+    /// `actions` is the number it trained on.
     pub fn model_path(p: &DqnParams, setup: Setup, fold: u32, actions: usize) -> Option<PathBuf> {
         p.models.as_ref().map(|d| {
             d.join(format!(
@@ -166,6 +190,7 @@ pub mod dqn {
             kind == AgentKind::DqnO,
             p.progress.clone(),
         );
+        // The model is named by the actions it trained on, not by those it ranks.
         let actions = ctx.actions.len();
         let trained_on =
             format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
@@ -463,7 +488,18 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         if tier_tasks.is_empty() {
             bail!("the task set has no {tier} tasks");
         }
-        let action_set = ActionSet::new(params.seed, tier, params.actions);
+        // The DQNs may train on more of the set's actions than the agents rank.
+        #[cfg(feature = "dqn")]
+        let trained_on = match &params.dqn {
+            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => {
+                Some(p.training_actions(params.actions)?)
+            }
+            _ => None,
+        };
+        #[cfg(not(feature = "dqn"))]
+        let trained_on: Option<usize> = None;
+        let columns = trained_on.unwrap_or(params.actions);
+        let action_set = ActionSet::new(params.seed, tier, columns);
         let job = TableJob::new(tier_tasks.clone(), action_set, tier)?;
         let cache = params
             .cache
@@ -478,18 +514,22 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                 ..cfg.clone()
             },
         )?;
-        let table = StatusTable {
-            actions: params.actions,
-            templates: tier_tasks.iter().map(|t| t.id().template()).collect(),
-            // A cached row may be longer than this run's set; its first columns are this set's.
+        let templates: Vec<u32> = tier_tasks.iter().map(|t| t.id().template()).collect();
+        // A cached row may be longer than this run's set; its first columns are this set's.
+        let first_columns = |n: usize| StatusTable {
+            actions: n,
+            templates: templates.clone(),
             codes: rows
-                .into_iter()
-                .flat_map(|mut r| {
-                    r.codes.truncate(params.actions);
-                    r.codes
-                })
+                .iter()
+                .flat_map(|r| r.codes[..n].iter().copied())
                 .collect(),
         };
+        let table = first_columns(params.actions);
+        #[cfg(feature = "dqn")]
+        let training_table = trained_on
+            .filter(|&n| n > params.actions)
+            .map(first_columns);
+        drop(rows);
         let invalid = table
             .codes
             .iter()
@@ -507,7 +547,8 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         let dqn_context = match &params.dqn {
             Some(p) if params.agents.iter().any(|k| k.is_dqn()) => Some(dqn::context(
                 &tier_tasks,
-                &ActionSet::new(params.seed, tier, params.actions),
+                &ActionSet::new(params.seed, tier, columns),
+                params.actions,
                 p,
             )?),
             _ => None,
@@ -540,7 +581,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                                     kind,
                                     ctx,
                                     p,
-                                    &table,
+                                    training_table.as_ref().unwrap_or(&table),
                                     &train,
                                     setup,
                                     fold,

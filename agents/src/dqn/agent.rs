@@ -15,19 +15,33 @@ use std::sync::Arc;
 /// rows) and the action set.
 pub struct DqnContext {
     pub obs: Observations,
+    /// The actions the DQNs train on; the agents rank the first `ranked` of them.
     pub actions: Vec<Vec<f64>>,
-    /// The action set as f32, row-major (the network's input).
-    flat_actions: Vec<f32>,
+    ranked: usize,
+    /// The ranked actions as f32, row-major (the network's input).
+    flat_ranked: Vec<f32>,
 }
 
 impl DqnContext {
-    pub fn new(obs: Observations, actions: Vec<Vec<f64>>) -> DqnContext {
-        let flat_actions = actions.iter().flatten().map(|&v| v as f32).collect();
+    /// `ranked` is capped at the number of actions.
+    pub fn new(obs: Observations, actions: Vec<Vec<f64>>, ranked: usize) -> DqnContext {
+        let ranked = ranked.min(actions.len());
+        let flat_ranked = actions[..ranked]
+            .iter()
+            .flatten()
+            .map(|&v| v as f32)
+            .collect();
         DqnContext {
             obs,
             actions,
-            flat_actions,
+            ranked,
+            flat_ranked,
         }
+    }
+
+    /// How many of the actions the agents rank (the first ones).
+    pub fn ranked(&self) -> usize {
+        self.ranked
     }
 }
 
@@ -91,7 +105,7 @@ impl Dqn {
         }
     }
 
-    /// Train on `train`'s rows of `sim`, or load the model at `model` when that file exists
+    /// Train on `train`'s rows of `sim` (every action of the context), or load the model at `model` when that file exists
     /// (its training configuration must be this agent's); a newly trained model is saved there.
     pub fn fit(
         &mut self,
@@ -150,14 +164,14 @@ impl Dqn {
         Ok(())
     }
 
-    /// The network's logit for every action of the set on task `task` (fitted agents only).
+    /// The network's logit for every ranked action on task `task` (fitted agents only).
     pub fn scores(&self, task: usize) -> Vec<f32> {
         let Some(scorer) = &self.scorer else {
-            return vec![0.0; self.ctx.actions.len()];
+            return vec![0.0; self.ctx.ranked];
         };
         let mut planes = Vec::new();
         self.ctx.obs.push_planes(task, &mut planes);
-        self.on_one_thread(|| scorer.score(&planes, &self.ctx.flat_actions))
+        self.on_one_thread(|| scorer.score(&planes, &self.ctx.flat_ranked))
     }
 
     /// The trained network (its burn type stays inside the crate).

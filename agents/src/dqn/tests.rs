@@ -74,7 +74,7 @@ fn synthetic(tasks: usize, actions: usize) -> (DqnContext, StatusTable) {
         codes,
     };
     (
-        DqnContext::new(Observations::from_masks(SIZE, masks), set),
+        DqnContext::new(Observations::from_masks(SIZE, masks), set, actions),
         table,
     )
 }
@@ -418,4 +418,52 @@ fn the_cosine_schedule_decays_to_zero() {
     assert_eq!(cosine_lr(1.0, 0, 100), 1.0);
     assert!((cosine_lr(1.0, 50, 100) - 0.5).abs() < 1e-12);
     assert!(cosine_lr(1.0, 99, 100) < 1e-3);
+}
+
+/// Trained on all 64 actions of each task but ranking the first 16 (the original trained on
+/// 100,000 and ranked 1,000): the ranking covers exactly the 16, and training saw every action's
+/// example, which changes the network.
+#[test]
+fn a_dqn_trains_on_every_action_and_ranks_the_first() {
+    let tasks = 6;
+    let (full, table) = synthetic(tasks, 64);
+    let train: Vec<usize> = (0..tasks).collect();
+    let fit = |ranked: usize, table: &StatusTable| {
+        let ctx = DqnContext::new(
+            full.obs.clone(),
+            full.actions[..table.actions].to_vec(),
+            ranked,
+        );
+        let mut dqn = Dqn::new(
+            Arc::new(ctx),
+            tiny_config(3, 40),
+            false,
+            Arc::new(NoProgress),
+        );
+        dqn.train(table, &train, &[]);
+        dqn
+    };
+    let wide = fit(16, &table);
+    assert_eq!(wide.scores(0).len(), 16);
+    let examples = |d: &Dqn| d.summary.solved_examples + d.summary.not_solved_examples;
+    assert_eq!(examples(&wide), tasks * 64);
+    // The same run trained on the 16 ranked actions only sees a quarter of the examples and
+    // ends with other weights.
+    let first16 = StatusTable {
+        actions: 16,
+        templates: table.templates.clone(),
+        codes: table
+            .codes
+            .chunks(64)
+            .flat_map(|row| row[..16].iter().copied())
+            .collect(),
+    };
+    let narrow = fit(16, &first16);
+    assert_eq!(examples(&narrow), tasks * 16);
+    assert_ne!(wide.weights(), narrow.weights());
+    // Ranking all 64 scores the same network on every action: its first 16 scores are the
+    // 16-action ranking's.
+    let all = fit(64, &table);
+    assert_eq!(all.weights(), wide.weights());
+    assert_eq!(all.scores(2)[..16], wide.scores(2)[..]);
 }

@@ -190,6 +190,29 @@ fn dqn_models_are_saved_and_loaded() {
     bad_lr.extend(["--dqn-online-lr", "0"].map(String::from));
     assert!(run_fails(bad_lr).contains("must be a number in (0, 1]"));
     assert!(run_fails(args("dqn", "0", &p("d.csv"))).contains("dqn-updates"));
+    // Training on 8 actions while ranking 4: the table grows to 8 columns, the model is named
+    // and recorded by the 8 it trained on, and the results still rank the 4.
+    let mut wider = args("dqn", "3", &p("w.csv"));
+    wider.extend(["--dqn-train-actions", "8"].map(String::from));
+    run_ok(wider.clone());
+    let mut names: Vec<String> = std::fs::read_dir(&models)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(
+        names.len() == 2 && names[0].contains("-4actions-") && names[1].contains("-8actions-"),
+        "{names:?}"
+    );
+    let model8 = std::fs::read(models.join(&names[1])).unwrap();
+    let header = String::from_utf8_lossy(&model8[..model8.len().min(4096)]).into_owned();
+    assert!(header.contains("8 actions"), "{header}");
+    let (h, rows) = parse_csv(&std::fs::read_to_string(p("w.csv")).unwrap());
+    assert_eq!(rows[0][col(&h, "actions")], "4");
+    run_ok(wider);
+    let mut narrower = args("dqn", "3", &p("n.csv"));
+    narrower.extend(["--dqn-train-actions", "2"].map(String::from));
+    assert!(run_fails(narrower).contains("must be at least --actions"));
     let mut bad = args("dqn", "3", &p("e.csv"));
     bad[1] = "--dqn-profile".into();
     bad[2] = "gpu".into();
