@@ -473,6 +473,18 @@ pub struct FoldResult {
     pub actions: usize,
 }
 
+/// How many of the set's actions each tier's table holds: the ranked ones, or more when the
+/// DQNs train on more (`--dqn-train-actions`).
+fn table_columns(params: &Params) -> Result<usize> {
+    #[cfg(feature = "dqn")]
+    if let Some(p) = &params.dqn {
+        if params.agents.iter().any(|k| k.is_dqn()) {
+            return p.training_actions(params.actions);
+        }
+    }
+    Ok(params.actions)
+}
+
 /// Evaluate every agent on every setup and fold of `params` (the agents run in parallel over the
 /// folds on `cfg.threads` workers; the outcome tables on the runner).
 pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
@@ -488,17 +500,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         if tier_tasks.is_empty() {
             bail!("the task set has no {tier} tasks");
         }
-        // The DQNs may train on more of the set's actions than the agents rank.
-        #[cfg(feature = "dqn")]
-        let trained_on = match &params.dqn {
-            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => {
-                Some(p.training_actions(params.actions)?)
-            }
-            _ => None,
-        };
-        #[cfg(not(feature = "dqn"))]
-        let trained_on: Option<usize> = None;
-        let columns = trained_on.unwrap_or(params.actions);
+        let columns = table_columns(params)?;
         let action_set = ActionSet::new(params.seed, tier, columns);
         let job = TableJob::new(tier_tasks.clone(), action_set, tier)?;
         let cache = params
@@ -526,9 +528,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         };
         let table = first_columns(params.actions);
         #[cfg(feature = "dqn")]
-        let training_table = trained_on
-            .filter(|&n| n > params.actions)
-            .map(first_columns);
+        let training_table = (columns > params.actions).then(|| first_columns(columns));
         drop(rows);
         let invalid = table
             .codes
