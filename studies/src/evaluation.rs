@@ -491,6 +491,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     if params.actions == 0 {
         bail!("--actions must be at least 1");
     }
+    let columns = table_columns(params)?;
     let pool = runner::pool(cfg.threads)?;
     let mut results: Vec<FoldResult> = Vec::new();
     let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
@@ -500,9 +501,8 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         if tier_tasks.is_empty() {
             bail!("the task set has no {tier} tasks");
         }
-        let columns = table_columns(params)?;
         let action_set = ActionSet::new(params.seed, tier, columns);
-        let job = TableJob::new(tier_tasks.clone(), action_set, tier)?;
+        let job = TableJob::new(tier_tasks.clone(), action_set.clone(), tier)?;
         let cache = params
             .cache
             .as_ref()
@@ -545,12 +545,9 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
         #[cfg(feature = "dqn")]
         let dqn_context = match &params.dqn {
-            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => Some(dqn::context(
-                &tier_tasks,
-                &ActionSet::new(params.seed, tier, columns),
-                params.actions,
-                p,
-            )?),
+            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => {
+                Some(dqn::context(&tier_tasks, &action_set, params.actions, p)?)
+            }
             _ => None,
         };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {

@@ -38,11 +38,6 @@ impl DqnContext {
             flat_ranked,
         }
     }
-
-    /// How many of the actions the agents rank (the first ones).
-    pub fn ranked(&self) -> usize {
-        self.ranked
-    }
 }
 
 /// The DQN agent (`online: false`) or DQN-O (`online: true`).
@@ -105,8 +100,9 @@ impl Dqn {
         }
     }
 
-    /// Train on `train`'s rows of `sim` (every action of the context), or load the model at `model` when that file exists
-    /// (its training configuration must be this agent's); a newly trained model is saved there.
+    /// Train on `train`'s rows of `sim` (every action of the context), or load the model at
+    /// `model` when that file exists (its training configuration must be this agent's); a newly
+    /// trained model is saved there.
     pub fn fit(
         &mut self,
         sim: &dyn Simulator,
