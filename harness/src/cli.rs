@@ -272,6 +272,14 @@ pub struct EvalArgs {
     /// Seed of the DQN's weights and batches.
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
+    /// DQN training shows each scene mirrored left to right (with its actions) half the time
+    /// (default: the profile's). The model file's name says so.
+    #[arg(long, value_name = "BOOL")]
+    pub dqn_mirror: Option<bool>,
+    /// DQN and DQN-O score an action by the mean of the scene's and the mirrored scene's logits
+    /// (default: the profile's). A saved model serves either.
+    #[arg(long, value_name = "BOOL")]
+    pub dqn_mirror_ranking: Option<bool>,
     /// DQN and DQN-O train on the statuses of the first N actions of the set, at least
     /// --actions, which they rank (default: --actions). The original trained on 100,000 per
     /// task and ranked 1,000 for B cross; the table is computed (and cached) to N columns.

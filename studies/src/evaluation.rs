@@ -93,6 +93,9 @@ pub mod dqn {
         pub online_lr: Option<f64>,
         /// Seed of the weights and batches.
         pub seed: u64,
+        /// Override the profile's mirror augmentation of training and mirrored ranking.
+        pub mirror: Option<bool>,
+        pub mirror_ranking: Option<bool>,
         /// Train on the statuses of the first this many actions of the set (at least
         /// `Params::actions`, which the agents rank; `None`: the ranked set). The original
         /// trained on its cache of 100,000 actions per task and re-ranked 1,000 of them for B
@@ -111,6 +114,8 @@ pub mod dqn {
                 .field("online_updates", &self.online_updates)
                 .field("online_lr", &self.online_lr)
                 .field("seed", &self.seed)
+                .field("mirror", &self.mirror)
+                .field("mirror_ranking", &self.mirror_ranking)
                 .field("train_actions", &self.train_actions)
                 .field("models", &self.models)
                 .finish_non_exhaustive()
@@ -128,6 +133,12 @@ pub mod dqn {
             }
             if let Some(lr) = self.online_lr {
                 c.online_lr = lr;
+            }
+            if let Some(m) = self.mirror {
+                c.mirror = m;
+            }
+            if let Some(m) = self.mirror_ranking {
+                c.mirror_ranking = m;
             }
             c
         }
@@ -161,11 +172,13 @@ pub mod dqn {
     /// determines it but the data's content (checked against the file's header on loading);
     /// `actions` is the number it trained on.
     pub fn model_path(p: &DqnParams, setup: Setup, fold: u32, actions: usize) -> Option<PathBuf> {
+        let mirror = p.config(setup.tier()).mirror;
         p.models.as_ref().map(|d| {
             d.join(format!(
-                "dqn-{}-fold{fold}-{}-{actions}actions-seed{}.model",
+                "dqn-{}-fold{fold}-{}-{actions}actions{}-seed{}.model",
                 setup,
                 p.profile.name(),
+                if mirror { "-mirror" } else { "" },
                 p.seed
             ))
         })

@@ -2,7 +2,8 @@
 //! descending score (ties by action index); DQN-O trains on each finished task's attempts.
 
 use super::data::{
-    batch_of, batch_of_grouped, sample, sample_grouped, Example, Observations, Pools, TaskPools,
+    batch_of, batch_of_grouped, mirror_action, sample, sample_grouped, Example, Mirror,
+    Observations, Pools, TaskPools,
 };
 use super::model::{Scorer, Trainer};
 use super::train::{self, TrainProgress, TrainSummary};
@@ -18,8 +19,9 @@ pub struct DqnContext {
     /// The actions the DQNs train on; the agents rank the first `ranked` of them.
     pub actions: Vec<Vec<f64>>,
     ranked: usize,
-    /// The ranked actions as f32, row-major (the network's input).
+    /// The ranked actions as f32, row-major (the network's input), and mirrored.
     flat_ranked: Vec<f32>,
+    flat_ranked_mirrored: Vec<f32>,
 }
 
 impl DqnContext {
@@ -31,11 +33,17 @@ impl DqnContext {
             .flatten()
             .map(|&v| v as f32)
             .collect();
+        let flat_ranked_mirrored = actions[..ranked]
+            .iter()
+            .flat_map(|a| mirror_action(a))
+            .map(|v| v as f32)
+            .collect();
         DqnContext {
             obs,
             actions,
             ranked,
             flat_ranked,
+            flat_ranked_mirrored,
         }
     }
 }
@@ -160,14 +168,33 @@ impl Dqn {
         Ok(())
     }
 
-    /// The network's logit for every ranked action on task `task` (fitted agents only).
+    /// The network's logit for every ranked action on task `task` (fitted agents only); with
+    /// `mirror_ranking`, the mean of the logits of the scene and of the mirrored scene (with
+    /// the mirrored actions), so the score of a mirrored task is the same, bit for bit.
     pub fn scores(&self, task: usize) -> Vec<f32> {
         let Some(scorer) = &self.scorer else {
             return vec![0.0; self.ctx.ranked];
         };
-        let mut planes = Vec::new();
-        self.ctx.obs.push_planes(task, &mut planes);
-        self.on_one_thread(|| scorer.score(&planes, &self.ctx.flat_ranked))
+        let view = |mirrored: bool| {
+            let mut planes = Vec::new();
+            self.ctx.obs.push_planes(task, mirrored, &mut planes);
+            let actions = if mirrored {
+                &self.ctx.flat_ranked_mirrored
+            } else {
+                &self.ctx.flat_ranked
+            };
+            self.on_one_thread(|| scorer.score(&planes, actions))
+        };
+        let plain = view(false);
+        if !self.config.mirror_ranking {
+            return plain;
+        }
+        plain
+            .iter()
+            .zip(view(true))
+            // a + b is commutative in IEEE arithmetic: the mean does not depend on the view.
+            .map(|(&a, b)| (a + b) * 0.5)
+            .collect()
     }
 
     /// The trained network (its burn type stays inside the crate).
@@ -256,6 +283,7 @@ impl Agent for Dqn {
         let scorer = self.on_one_thread(|| {
             for i in 0..cfg.online_updates as u64 {
                 let (seed, update) = (cfg.seed ^ ONLINE_SEED, first + i);
+                let mirror = cfg.mirror.then_some(Mirror { seed, update });
                 let batch = match &grouped {
                     // Half the batch from the training data, half from the test attempts seen
                     // so far, both in groups of one scene: balanced where a test task was
@@ -270,14 +298,14 @@ impl Agent for Dqn {
                             seed ^ 1,
                             update,
                         ));
-                        batch_of_grouped(&examples, aps, &ctx.obs, &ctx.actions)
+                        batch_of_grouped(&examples, aps, &ctx.obs, &ctx.actions, mirror)
                     }
                     // Half the batch from the training data (balanced), half from the test
                     // attempts seen so far (as they came: mostly failures).
                     None => {
                         let mut examples = sample(pools, half, true, seed, update);
                         examples.extend(sample(online, cfg.batch - half, false, seed ^ 1, update));
-                        batch_of(&examples, &ctx.obs, &ctx.actions)
+                        batch_of(&examples, &ctx.obs, &ctx.actions, mirror)
                     }
                 };
                 trainer.step(&batch, cfg.online_lr);

@@ -48,13 +48,53 @@ impl Observations {
         self.masks.is_empty()
     }
 
-    /// Append task `task`'s one-hot planes (`CHANNELS × size × size`) to `out`.
-    pub fn push_planes(&self, task: usize, out: &mut Vec<f32>) {
-        let px = self.size * self.size;
+    /// Append task `task`'s one-hot planes (`CHANNELS × size × size`) to `out`; `mirrored`:
+    /// of the scene mirrored left to right (column `c` becomes column `size − 1 − c`).
+    pub fn push_planes(&self, task: usize, mirrored: bool, out: &mut Vec<f32>) {
+        let (s, px) = (self.size, self.size * self.size);
         let m = &self.masks[task * px..(task + 1) * px];
         for c in 0..super::model::CHANNELS {
-            out.extend(m.iter().map(|&b| f32::from((b >> c) & 1)));
+            let bit = |b: u8| f32::from((b >> c) & 1);
+            if mirrored {
+                for row in m.chunks_exact(s) {
+                    out.extend(row.iter().rev().map(|&b| bit(b)));
+                }
+            } else {
+                out.extend(m.iter().map(|&b| bit(b)));
+            }
         }
+    }
+}
+
+/// An action of the mirrored scene: each ball's centre mirrored about the scene's vertical
+/// centre line (x = 128 px, the line that maps pixel column `c` to `255 − c`). The tasks map
+/// a ball's x to 255·x px, so x becomes (256 − 255·x) / 255, which exceeds 1 by up to 1/255
+/// for a ball at the left edge: a network input, never an action to simulate.
+pub fn mirror_action(action: &[f64]) -> Vec<f64> {
+    let mut out = action.to_vec();
+    for ball in out.chunks_exact_mut(3) {
+        ball[0] = (256.0 - 255.0 * ball[0]) / 255.0;
+    }
+    out
+}
+
+/// RNG stream of the mirror augmentation's coin flips.
+const MIRROR_STREAM: u64 = 0x4451_4e2d_4d49_5252; // "DQN-MIRR"
+
+/// Which examples of one update a batch shows mirrored (scene and action together, a fair coin
+/// per scene, keyed by (seed, update, scene slot)). PHYRE's physics is symmetric left to right,
+/// so a mirrored (scene, action) pair is another example with the same outcome, up to the
+/// solver's order of bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mirror {
+    pub seed: u64,
+    pub update: u64,
+}
+
+impl Mirror {
+    /// Whether scene slot `slot` of the update is mirrored.
+    pub fn flips(self, slot: usize) -> bool {
+        rng::word(self.seed, MIRROR_STREAM, self.update, slot as u64) & 1 == 1
     }
 }
 
@@ -284,40 +324,47 @@ pub fn sample_grouped(
 }
 
 /// The network's inputs for `examples` in groups of `per_scene` consecutive examples of one
-/// task each (from [`sample_grouped`]): each group's scene is stored once.
+/// task each (from [`sample_grouped`]): each group's scene is stored once. With `mirror`, the
+/// groups it flips are shown mirrored.
 pub fn batch_of_grouped(
     examples: &[(Example, bool)],
     per_scene: usize,
     obs: &Observations,
     actions: &[Vec<f64>],
+    mirror: Option<Mirror>,
 ) -> super::model::Batch {
     let per_scene = per_scene.max(1);
-    let mut b = actions_and_labels(examples, per_scene, actions);
-    for group in examples.chunks(per_scene) {
+    let flipped = |group: usize| mirror.is_some_and(|m| m.flips(group));
+    let mut b = actions_and_labels(examples, per_scene, actions, |i| flipped(i / per_scene));
+    for (g, group) in examples.chunks(per_scene).enumerate() {
         debug_assert!(group.iter().all(|(e, _)| e.task == group[0].0.task));
-        obs.push_planes(group[0].0.task, &mut b.obs);
+        obs.push_planes(group[0].0.task, flipped(g), &mut b.obs);
     }
     b
 }
 
-/// The network's inputs for `examples`.
+/// The network's inputs for `examples` (with `mirror`, the examples it flips mirrored).
 pub fn batch_of(
     examples: &[(Example, bool)],
     obs: &Observations,
     actions: &[Vec<f64>],
+    mirror: Option<Mirror>,
 ) -> super::model::Batch {
-    let mut b = actions_and_labels(examples, 1, actions);
-    for &(e, _) in examples {
-        obs.push_planes(e.task, &mut b.obs);
+    let flipped = |i: usize| mirror.is_some_and(|m| m.flips(i));
+    let mut b = actions_and_labels(examples, 1, actions, flipped);
+    for (i, &(e, _)) in examples.iter().enumerate() {
+        obs.push_planes(e.task, flipped(i), &mut b.obs);
     }
     b
 }
 
-/// A batch of `examples`' actions and labels, with no observation yet.
+/// A batch of `examples`' actions (example `i` mirrored where `flipped(i)`) and labels, with no
+/// observation yet.
 fn actions_and_labels(
     examples: &[(Example, bool)],
     per_scene: usize,
     actions: &[Vec<f64>],
+    flipped: impl Fn(usize) -> bool,
 ) -> super::model::Batch {
     let mut b = super::model::Batch {
         obs: Vec::new(),
@@ -325,9 +372,13 @@ fn actions_and_labels(
         labels: Vec::with_capacity(examples.len()),
         per_scene,
     };
-    for &(e, solved) in examples {
-        b.actions
-            .extend(actions[e.action].iter().map(|&v| v as f32));
+    for (i, &(e, solved)) in examples.iter().enumerate() {
+        let a = &actions[e.action];
+        if flipped(i) {
+            b.actions.extend(mirror_action(a).iter().map(|&v| v as f32));
+        } else {
+            b.actions.extend(a.iter().map(|&v| v as f32));
+        }
         b.labels.push(if solved { 1.0 } else { 0.0 });
     }
     b

@@ -68,21 +68,31 @@ pub struct TrainConfig {
     /// per scene, so an update costs less ([`data::sample_grouped`]).
     #[serde(default = "one")]
     pub actions_per_scene: usize,
+    /// Show each scene of a batch mirrored left to right (scene and action together) with
+    /// probability 1/2 ([`data::Mirror`]): the physics is symmetric, so this doubles the
+    /// scenes the network learns from. Also applies to DQN-O's online batches.
+    #[serde(default)]
+    pub mirror: bool,
     pub seed: u64,
     /// DQN-O: updates after each test task, on batches half training data, half the test
     /// attempts seen so far.
     pub online_updates: usize,
     /// DQN-O: constant learning rate of those updates.
     pub online_lr: f64,
+    /// Score an action by the mean logit of the scene with it and of the mirrored scene with
+    /// the mirrored action (acts only on ranking, after training).
+    #[serde(default)]
+    pub mirror_ranking: bool,
 }
 
 impl TrainConfig {
     /// Whether a model trained under `other` is the model this configuration trains: every
-    /// field but DQN-O's online ones (they act only after training).
+    /// field but DQN-O's online ones and the ranking's (they act only after training).
     pub fn trains_like(&self, other: &TrainConfig) -> bool {
         let offline = |c: &TrainConfig| TrainConfig {
             online_updates: 0,
             online_lr: 0.0,
+            mirror_ranking: false,
             ..c.clone()
         };
         offline(self) == offline(other)
@@ -109,11 +119,13 @@ impl TrainConfig {
                 lr: 1e-2,
                 balanced: true,
                 actions_per_scene: 8,
+                mirror: false,
                 seed,
                 // Chosen on the dev split of folds 0 and 1 (docs/agents.md): 4 updates at
                 // 3e-3 scored 59.9 there, 10 at 1e-3 60.4 at twice the cost, 1 at 1e-3 50.7.
                 online_updates: 4,
                 online_lr: 3e-3,
+                mirror_ranking: false,
             },
             Profile::Paper => TrainConfig {
                 profile,
@@ -133,9 +145,11 @@ impl TrainConfig {
                 lr: 3e-4,
                 balanced: true,
                 actions_per_scene: 1,
+                mirror: false,
                 seed,
                 online_updates: 10,
                 online_lr: 3e-5,
+                mirror_ranking: false,
             },
         }
     }

@@ -27,9 +27,11 @@ fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
         lr: 3e-3,
         balanced: true,
         actions_per_scene: 1,
+        mirror: false,
         seed,
         online_updates: 1,
         online_lr: 1e-4,
+        mirror_ranking: false,
     }
 }
 
@@ -261,7 +263,7 @@ fn film_makes_the_output_depend_on_the_action() {
     let net = Net::new(&cfg.net, 1, &burn::tensor::Device::flex());
     let scorer = Scorer::new(net, &cfg.net);
     let mut planes = Vec::new();
-    ctx.obs.push_planes(0, &mut planes);
+    ctx.obs.push_planes(0, false, &mut planes);
     let s = scorer.score(&planes, &[0.1, 0.2, 0.5, 0.9, 0.7, 0.5]);
     assert_eq!(s.len(), 2);
     assert!(s.iter().all(|v| v.is_finite()));
@@ -380,7 +382,7 @@ fn a_saved_model_scores_like_the_trained_one() {
     let scorer = Scorer::new(net, &dqn.config.net);
     let (ctx, _) = synthetic(2, 64);
     let mut planes = Vec::new();
-    ctx.obs.push_planes(1, &mut planes);
+    ctx.obs.push_planes(1, false, &mut planes);
     let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
     assert_eq!(scorer.score(&planes, &flat), dqn.scores(1));
     // DQN-O can start from the saved model and keep learning (online updates on a loaded net).
@@ -466,4 +468,142 @@ fn a_dqn_trains_on_every_action_and_ranks_the_first() {
     let all = fit(64, &table);
     assert_eq!(all.weights(), wide.weights());
     assert_eq!(all.scores(2)[..16], wide.scores(2)[..]);
+}
+
+#[test]
+fn the_mirrored_action_draws_the_mirrored_ball_plane() {
+    // The action's mirror and the observation's (column c to 255 − c) are the same mirror: the
+    // ball plane of the mirrored action is the ball plane with its columns reversed.
+    for a in [[0.25, 0.75, 0.5], [0.0, 0.1, 1.0], [0.97, 0.4, 0.05]] {
+        let (h, w) = (8, 8);
+        let plain = super::model::ball_planes(&a.map(|v| v as f32), 3, h, w);
+        let m: Vec<f32> = super::data::mirror_action(&a)
+            .iter()
+            .map(|&v| v as f32)
+            .collect();
+        let mirrored = super::model::ball_planes(&m, 3, h, w);
+        for row in 0..h {
+            for col in 0..w {
+                let (p, q) = (plain[row * w + col], mirrored[row * w + w - 1 - col]);
+                assert!((p - q).abs() < 1e-4, "{a:?} at ({row}, {col}): {p} vs {q}");
+            }
+        }
+        assert!(plain.iter().any(|&v| v > 0.5), "{a:?} draws its ball");
+        let back = super::data::mirror_action(&super::data::mirror_action(&a));
+        assert!(back.iter().zip(a).all(|(b, v)| (b - v).abs() < 1e-12));
+    }
+    // Only the x of each ball moves (two balls: components 0 and 3).
+    let two = super::data::mirror_action(&[0.2, 0.3, 0.4, 0.6, 0.7, 0.8]);
+    assert!((two[0] - (256.0 - 51.0) / 255.0).abs() < 1e-12);
+    assert!((two[3] - (256.0 - 153.0) / 255.0).abs() < 1e-12);
+    assert_eq!([two[1], two[2], two[4], two[5]], [0.3, 0.4, 0.7, 0.8]);
+}
+
+#[test]
+fn mirrored_batches_flip_half_the_scenes_with_their_actions() {
+    let (ctx, table) = synthetic(6, 64);
+    let pools = Pools::from_table(&table, &(0..6).collect::<Vec<_>>(), 64);
+    let by_task = TaskPools::new(&pools);
+    let (mut flipped, mut groups) = (0, 0);
+    for update in 0..50 {
+        let examples = sample_grouped(&by_task, 32, 8, true, 1, update);
+        let mirror = super::data::Mirror { seed: 1, update };
+        let plain = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, None);
+        let b = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, Some(mirror));
+        assert_eq!(b.labels, plain.labels, "labels do not change");
+        let plane = SIZE * SIZE * super::model::CHANNELS;
+        for (g, group) in examples.chunks(8).enumerate() {
+            groups += 1;
+            let task = group[0].0.task;
+            let mut want = Vec::new();
+            ctx.obs.push_planes(task, mirror.flips(g), &mut want);
+            assert_eq!(&b.obs[g * plane..(g + 1) * plane], &want[..]);
+            for (j, (e, _)) in group.iter().enumerate() {
+                let i = g * 8 + j;
+                let x = b.actions[i * 3];
+                let a = &ctx.actions[e.action];
+                let want_x = if mirror.flips(g) {
+                    super::data::mirror_action(a)[0]
+                } else {
+                    a[0]
+                } as f32;
+                assert_eq!(x, want_x);
+                assert_eq!(b.actions[i * 3 + 1], a[1] as f32, "y is kept");
+            }
+            flipped += usize::from(mirror.flips(g));
+        }
+    }
+    assert!(
+        (groups * 2 / 5..=groups * 3 / 5).contains(&flipped),
+        "{flipped} of {groups} scenes mirrored"
+    );
+    // A mirrored scene's planes are its columns reversed.
+    let (mut plain, mut mirrored) = (Vec::new(), Vec::new());
+    ctx.obs.push_planes(2, false, &mut plain);
+    ctx.obs.push_planes(2, true, &mut mirrored);
+    for (p, m) in plain.chunks(SIZE).zip(mirrored.chunks(SIZE)) {
+        assert!(p.iter().eq(m.iter().rev()));
+    }
+    assert_ne!(plain, mirrored, "the synthetic scene is not symmetric");
+}
+
+#[test]
+fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
+    let mut c = tiny_grouped_config(3, 60);
+    let (plain, _) = trained_with(c.clone(), 6);
+    c.mirror = true;
+    let (mirrored, _) = trained_with(c.clone(), 6);
+    assert_ne!(plain.weights(), mirrored.weights(), "mirroring is used");
+    let (again, _) = trained_with(c.clone(), 6);
+    assert_eq!(mirrored.weights(), again.weights(), "and deterministic");
+
+    // Ranking by both views: a mirrored scene with the mirrored actions scores like the scene
+    // (up to the rounding of mirroring an action twice), where one view does not.
+    let (ctx, _) = synthetic(6, 64);
+    let px = SIZE * SIZE;
+    let masks: Vec<u8> = (0..6)
+        .flat_map(|t| {
+            let mut m = vec![0u8; px];
+            let mut planes = Vec::new();
+            ctx.obs.push_planes(t, true, &mut planes);
+            for (c, plane) in planes.chunks(px).enumerate() {
+                for (i, &v) in plane.iter().enumerate() {
+                    m[i] |= u8::from(v > 0.5) << c;
+                }
+            }
+            m
+        })
+        .collect();
+    let mirrored_actions: Vec<Vec<f64>> = ctx
+        .actions
+        .iter()
+        .map(|a| super::data::mirror_action(a))
+        .collect();
+    let mirrored_ctx = DqnContext::new(Observations::from_masks(SIZE, masks), mirrored_actions, 64);
+    let weights_of = |d: &Dqn, ctx: DqnContext, ranking: bool| {
+        let mut cfg = c.clone();
+        cfg.mirror_ranking = ranking;
+        let dir = std::env::temp_dir().join(format!("rephyre-mirror-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.model");
+        super::file::save(&path, dqn_net(d), &cfg, "t", &d.summary).unwrap();
+        let mut e = Dqn::new(Arc::new(ctx), cfg, false, Arc::new(NoProgress));
+        let (_, table) = synthetic(6, 64);
+        e.fit(&table, &[0], Some(&path), "t").unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        e
+    };
+    let both = weights_of(&mirrored, synthetic(6, 64).0, true);
+    let both_m = weights_of(&mirrored, mirrored_ctx, true);
+    let worst = |a: &Dqn, b: &Dqn| {
+        (0..6)
+            .flat_map(|t| a.scores(t).into_iter().zip(b.scores(t)))
+            .map(|(x, y)| (x - y).abs())
+            .fold(0f32, f32::max)
+    };
+    let d_both = worst(&both, &both_m);
+    assert!(d_both < 1e-3, "both views: scores differ by {d_both}");
+    let one = weights_of(&mirrored, synthetic(6, 64).0, false);
+    let d_one = worst(&one, &both);
+    assert!(d_one > 1e-2, "one view scores like both ({d_one})");
 }

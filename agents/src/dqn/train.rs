@@ -2,7 +2,7 @@
 //! schedule; single-threaded kernels so that the weights do not depend on the thread count.
 
 use super::data::{
-    batch_of, batch_of_grouped, sample, sample_grouped, Observations, Pools, TaskPools,
+    batch_of, batch_of_grouped, sample, sample_grouped, Mirror, Observations, Pools, TaskPools,
 };
 use super::model::{NetConfig, Trainer};
 use super::TrainConfig;
@@ -117,6 +117,10 @@ pub fn run_updates(
     let by_task = (cfg.actions_per_scene > 1).then(|| TaskPools::new(pools));
     for i in 0..count {
         let update = first + i as u64;
+        let mirror = cfg.mirror.then_some(Mirror {
+            seed: cfg.seed,
+            update,
+        });
         let batch = match &by_task {
             Some(by_task) => {
                 let examples = sample_grouped(
@@ -127,12 +131,13 @@ pub fn run_updates(
                     cfg.seed,
                     update,
                 );
-                batch_of_grouped(&examples, cfg.actions_per_scene, obs, actions)
+                batch_of_grouped(&examples, cfg.actions_per_scene, obs, actions, mirror)
             }
             None => batch_of(
                 &sample(pools, cfg.batch, cfg.balanced, cfg.seed, update),
                 obs,
                 actions,
+                mirror,
             ),
         };
         let loss = trainer.step(&batch, lr(i));

@@ -66,6 +66,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             online_updates: a.dqn_online_updates.map(|u| u as usize),
             online_lr: a.dqn_online_lr,
             seed: a.dqn_seed,
+            mirror: a.dqn_mirror,
+            mirror_ranking: a.dqn_mirror_ranking,
             train_actions: a.dqn_train_actions,
             models: a.models.clone(),
             progress: if ctx.progress {

@@ -217,4 +217,27 @@ fn dqn_models_are_saved_and_loaded() {
     bad[1] = "--dqn-profile".into();
     bad[2] = "gpu".into();
     assert!(run_fails(bad).contains("possible values: cpu, paper"));
+    // Mirror augmentation makes another model, named so; mirrored ranking loads it either way.
+    let mut mirrored = args("dqn", "3", &p("m.csv"));
+    mirrored.extend(["--dqn-mirror", "true"].map(String::from));
+    run_ok(mirrored.clone());
+    let model_names = || {
+        let mut n: Vec<String> = std::fs::read_dir(&models)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    let names = model_names();
+    assert!(
+        names.len() == 3 && names.iter().any(|n| n.contains("-4actions-mirror-seed0")),
+        "{names:?}"
+    );
+    mirrored.extend(["--dqn-mirror-ranking", "true"].map(String::from));
+    run_ok(mirrored);
+    assert_eq!(model_names().len(), 3, "the mirrored model was loaded");
+    let mut not_bool = args("dqn", "3", &p("b.csv"));
+    not_bool.extend(["--dqn-mirror", "maybe"].map(String::from));
+    assert!(run_fails(not_bool).contains("--dqn-mirror"));
 }
