@@ -280,6 +280,10 @@ pub struct EvalArgs {
     /// (default: the profile's). A saved model serves either.
     #[arg(long, value_name = "BOOL")]
     pub dqn_mirror_ranking: Option<bool>,
+    /// DQN and DQN-O are K networks of seeds --dqn-seed, --dqn-seed + 1, … (each trained, saved
+    /// and loaded as its own model), ranking by their mean logit; K times the training.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub dqn_ensemble: u64,
     /// DQN and DQN-O train on the statuses of the first N actions of the set, at least
     /// --actions, which they rank (default: --actions). The original trained on 100,000 per
     /// task and ranked 1,000 for B cross; the table is computed (and cached) to N columns.

@@ -78,7 +78,9 @@ impl AgentKind {
 #[cfg(feature = "dqn")]
 pub mod dqn {
     use super::*;
-    use agents::dqn::{Dqn, DqnContext, Observations, Profile, TrainConfig, TrainProgress};
+    use agents::dqn::{
+        Dqn, DqnContext, DqnEnsemble, Observations, Profile, TrainConfig, TrainProgress,
+    };
     use std::sync::Arc;
 
     /// How the DQNs are trained.
@@ -96,6 +98,8 @@ pub mod dqn {
         /// Override the profile's mirror augmentation of training and mirrored ranking.
         pub mirror: Option<bool>,
         pub mirror_ranking: Option<bool>,
+        /// Networks per agent (seeds `seed`, `seed + 1`, …), ranking by their mean logit.
+        pub ensemble: usize,
         /// Train on the statuses of the first this many actions of the set (at least
         /// `Params::actions`, which the agents rank; `None`: the ranked set). The original
         /// trained on its cache of 100,000 actions per task and re-ranked 1,000 of them for B
@@ -116,6 +120,7 @@ pub mod dqn {
                 .field("seed", &self.seed)
                 .field("mirror", &self.mirror)
                 .field("mirror_ranking", &self.mirror_ranking)
+                .field("ensemble", &self.ensemble)
                 .field("train_actions", &self.train_actions)
                 .field("models", &self.models)
                 .finish_non_exhaustive()
@@ -168,23 +173,29 @@ pub mod dqn {
         Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
 
-    /// The model file of (setup, fold) in the models directory: named by everything that
-    /// determines it but the data's content (checked against the file's header on loading);
-    /// `actions` is the number it trained on.
-    pub fn model_path(p: &DqnParams, setup: Setup, fold: u32, actions: usize) -> Option<PathBuf> {
-        let mirror = p.config(setup.tier()).mirror;
+    /// The model file of (setup, fold) trained under `cfg` in the models directory: named by
+    /// everything that determines it but the data's content (checked against the file's
+    /// header on loading); `actions` is the number it trained on.
+    pub fn model_path(
+        p: &DqnParams,
+        cfg: &TrainConfig,
+        setup: Setup,
+        fold: u32,
+        actions: usize,
+    ) -> Option<PathBuf> {
         p.models.as_ref().map(|d| {
             d.join(format!(
                 "dqn-{}-fold{fold}-{}-{actions}actions{}-seed{}.model",
                 setup,
-                p.profile.name(),
-                if mirror { "-mirror" } else { "" },
-                p.seed
+                cfg.profile.name(),
+                if cfg.mirror { "-mirror" } else { "" },
+                cfg.seed
             ))
         })
     }
 
-    /// A DQN (or DQN-O) trained on (or loaded for) one fold.
+    /// A DQN (or DQN-O) trained on (or loaded for) one fold: with `ensemble` K > 1, K networks
+    /// of seeds `seed`, `seed + 1`, … (each its own model file) ranking by their mean logit.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fitted(
         kind: AgentKind,
@@ -195,27 +206,32 @@ pub mod dqn {
         setup: Setup,
         fold: u32,
         action_seed: u64,
-    ) -> Result<Dqn> {
-        let cfg = p.config(setup.tier());
-        let mut agent = Dqn::new(
-            ctx.clone(),
-            cfg,
-            kind == AgentKind::DqnO,
-            p.progress.clone(),
-        );
+    ) -> Result<Box<dyn Agent>> {
         // The model is named by the actions it trained on, not by those it ranks.
         let actions = ctx.actions.len();
         let trained_on =
             format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
-        agent
-            .fit(
-                table,
-                train,
-                model_path(p, setup, fold, actions).as_ref(),
-                &trained_on,
-            )
-            .map_err(anyhow::Error::msg)?;
-        Ok(agent)
+        let mut members = Vec::with_capacity(p.ensemble);
+        for k in 0..p.ensemble.max(1) as u64 {
+            let mut cfg = p.config(setup.tier());
+            cfg.seed = p.seed.wrapping_add(k);
+            let path = model_path(p, &cfg, setup, fold, actions);
+            let mut agent = Dqn::new(
+                ctx.clone(),
+                cfg,
+                kind == AgentKind::DqnO,
+                p.progress.clone(),
+            );
+            agent
+                .fit(table, train, path.as_ref(), &trained_on)
+                .map_err(anyhow::Error::msg)?;
+            members.push(agent);
+        }
+        Ok(if members.len() == 1 {
+            Box::new(members.remove(0))
+        } else {
+            Box::new(DqnEnsemble::new(members))
+        })
     }
 }
 
@@ -587,7 +603,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                                 let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
                                     bail!("DQN agents need their training parameters");
                                 };
-                                Box::new(dqn::fitted(
+                                dqn::fitted(
                                     kind,
                                     ctx,
                                     p,
@@ -596,7 +612,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                                     setup,
                                     fold,
                                     params.seed,
-                                )?)
+                                )?
                             }
                             #[cfg(not(feature = "dqn"))]
                             None => bail!("{kind:?} needs the `dqn` feature"),

@@ -197,6 +197,12 @@ impl Dqn {
             .collect()
     }
 
+    /// A test task begins: its attempts are collected for DQN-O's update at its end.
+    fn begin_task(&mut self, task: usize) {
+        self.task = task;
+        self.tried_now.clear();
+    }
+
     /// The trained network (its burn type stays inside the crate).
     #[cfg(test)]
     pub(crate) fn net(&self) -> Option<&super::model::Net> {
@@ -208,6 +214,84 @@ impl Dqn {
         match &self.trainer {
             Some(t) => self.on_one_thread(|| super::model::tensors(t.net())),
             None => Vec::new(),
+        }
+    }
+}
+
+/// Action indices in descending score, ties by index.
+fn order_by_score(scores: &[f32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    order
+}
+
+/// DQN or DQN-O as an ensemble: networks trained alike but for their seeds rank by their mean
+/// logit (in member order, so the sum's rounding is fixed); DQN-O's members each learn from
+/// every attempt.
+pub struct DqnEnsemble {
+    members: Vec<Dqn>,
+    order: Vec<usize>,
+    next: usize,
+}
+
+impl DqnEnsemble {
+    /// `members` must be fitted and non-empty.
+    pub fn new(members: Vec<Dqn>) -> DqnEnsemble {
+        assert!(!members.is_empty(), "an ensemble has members");
+        DqnEnsemble {
+            members,
+            order: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// The mean logit of the members for every ranked action on task `task`.
+    pub fn scores(&self, task: usize) -> Vec<f32> {
+        let mut sum = self.members[0].scores(task);
+        for m in &self.members[1..] {
+            for (s, v) in sum.iter_mut().zip(m.scores(task)) {
+                *s += v;
+            }
+        }
+        let n = self.members.len() as f32;
+        sum.iter().map(|s| s / n).collect()
+    }
+}
+
+impl Agent for DqnEnsemble {
+    fn name(&self) -> &'static str {
+        self.members[0].name()
+    }
+
+    fn train(&mut self, sim: &dyn Simulator, train: &[usize], dev: &[usize]) {
+        for m in &mut self.members {
+            m.train(sim, train, dev);
+        }
+    }
+
+    fn start_task(&mut self, _: &dyn Simulator, task: usize) {
+        self.order = order_by_score(&self.scores(task));
+        self.next = 0;
+        for m in &mut self.members {
+            m.begin_task(task);
+        }
+    }
+
+    fn propose(&mut self) -> Option<usize> {
+        let a = self.order.get(self.next).copied();
+        self.next += 1;
+        a
+    }
+
+    fn observe(&mut self, action: usize, status: Status) {
+        for m in &mut self.members {
+            m.observe(action, status);
+        }
+    }
+
+    fn end_task(&mut self, solved: bool) {
+        for m in &mut self.members {
+            m.end_task(solved);
         }
     }
 }
@@ -230,13 +314,9 @@ impl Agent for Dqn {
     }
 
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
-        let scores = self.scores(task);
-        let mut order: Vec<usize> = (0..scores.len()).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-        self.order = order;
+        self.order = order_by_score(&self.scores(task));
         self.next = 0;
-        self.task = task;
-        self.tried_now.clear();
+        self.begin_task(task);
     }
 
     fn propose(&mut self) -> Option<usize> {

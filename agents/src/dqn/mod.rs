@@ -22,7 +22,7 @@ pub mod train;
 #[cfg(test)]
 mod tests;
 
-pub use agent::{Dqn, DqnContext};
+pub use agent::{Dqn, DqnContext, DqnEnsemble};
 pub use data::{Example, Observations, Pools};
 pub use model::NetConfig;
 pub use train::{NoProgress, TrainProgress, TrainSummary};

@@ -607,3 +607,54 @@ fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
     let d_one = worst(&one, &both);
     assert!(d_one > 1e-2, "one view scores like both ({d_one})");
 }
+
+#[test]
+fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
+    let member = |seed: u64, online: bool| {
+        let (ctx, table) = synthetic(6, 64);
+        let mut d = Dqn::new(
+            Arc::new(ctx),
+            tiny_grouped_config(seed, 20),
+            online,
+            Arc::new(NoProgress),
+        );
+        d.train(&table, &[0, 1, 2], &[]);
+        (d, table)
+    };
+    let (a, table) = member(1, false);
+    let (b, _) = member(2, false);
+    let (sa, sb) = (a.scores(4), b.scores(4));
+    assert_ne!(sa, sb, "two seeds, one network");
+    let ensemble = super::DqnEnsemble::new(vec![a, b]);
+    let mean: Vec<f32> = sa.iter().zip(&sb).map(|(x, y)| (x + y) / 2.0).collect();
+    assert_eq!(ensemble.scores(4), mean);
+    // Its order is the mean's: the first proposal has the highest mean logit.
+    let mut e = ensemble;
+    e.start_task(&table, 4);
+    let first = e.propose().unwrap();
+    assert!(mean.iter().all(|&m| m <= mean[first]));
+    // An ensemble of one ranks like its member.
+    let (c, _) = member(1, false);
+    assert_eq!(super::DqnEnsemble::new(vec![c]).scores(4), sa);
+    // DQN-O: each member learns from the attempts, as it would alone.
+    let run = |seeds: &[u64]| {
+        let mut e = super::DqnEnsemble::new(seeds.iter().map(|&s| member(s, true).0).collect());
+        let solved = crate::protocol::evaluate(&mut e, &table, &[3, 4]);
+        (e.scores(5), solved)
+    };
+    let alone = |seed: u64| {
+        let mut d = member(seed, true).0;
+        crate::protocol::evaluate(&mut d, &table, &[3, 4]);
+        d.scores(5)
+    };
+    let (after, _) = run(&[1]);
+    assert_eq!(after, alone(1), "an online member learns as it does alone");
+    let (before, _) = {
+        let (a, _) = member(1, true);
+        let (b, _) = member(2, true);
+        (super::DqnEnsemble::new(vec![a, b]).scores(5), ())
+    };
+    let (after2, solved2) = run(&[1, 2]);
+    assert_ne!(before, after2, "the online members learned nothing");
+    assert_eq!(run(&[1, 2]), (after2, solved2), "deterministic");
+}

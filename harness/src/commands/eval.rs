@@ -68,6 +68,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             seed: a.dqn_seed,
             mirror: a.dqn_mirror,
             mirror_ranking: a.dqn_mirror_ranking,
+            ensemble: a.dqn_ensemble as usize,
             train_actions: a.dqn_train_actions,
             models: a.models.clone(),
             progress: if ctx.progress {

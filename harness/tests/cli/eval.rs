@@ -237,6 +237,20 @@ fn dqn_models_are_saved_and_loaded() {
     mirrored.extend(["--dqn-mirror-ranking", "true"].map(String::from));
     run_ok(mirrored);
     assert_eq!(model_names().len(), 3, "the mirrored model was loaded");
+    // An ensemble of two: the seed-0 model is loaded, a seed-1 model trained and saved beside it.
+    let mut pair = args("dqn", "3", &p("e2.csv"));
+    pair.extend(["--dqn-ensemble", "2"].map(String::from));
+    run_ok(pair.clone());
+    let names = model_names();
+    assert!(
+        names.len() == 4 && names.iter().any(|n| n.ends_with("-4actions-seed1.model")),
+        "{names:?}"
+    );
+    run_ok(pair);
+    assert_eq!(model_names().len(), 4, "both members loaded");
+    let mut none = args("dqn", "3", &p("e0.csv"));
+    none.extend(["--dqn-ensemble", "0"].map(String::from));
+    assert!(run_fails(none).contains("--dqn-ensemble"));
     let mut not_bool = args("dqn", "3", &p("b.csv"));
     not_bool.extend(["--dqn-mirror", "maybe"].map(String::from));
     assert!(run_fails(not_bool).contains("--dqn-mirror"));
