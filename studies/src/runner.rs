@@ -114,6 +114,10 @@ const CHECKPOINT_FORMAT: &str = "rephyre-checkpoint-1";
 pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
     let n = job.len();
     let mut slots: Vec<Option<(bool, J::State)>> = vec![None; n];
+    // Whether the checkpoint on disk lags behind the slots: a run that resumes a checkpoint with
+    // nothing left to do leaves it as it is (a finished outcome table can be tens of MB, and
+    // several runs may share it).
+    let changed = AtomicBool::new(true);
     if cfg.resume {
         let path = cfg
             .checkpoint
@@ -137,13 +141,16 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                     path.display()
                 );
             }
+            let mut same = true;
             for (t, done, s) in cp.tasks {
                 let slot = slots
                     .get_mut(t as usize)
                     .with_context(|| format!("corrupt checkpoint: task {t} out of range"))?;
-                let done = job.restored_finished(t as usize, done, &s);
-                *slot = Some((done, s));
+                let restored = job.restored_finished(t as usize, done, &s);
+                same &= restored == done;
+                *slot = Some((restored, s));
             }
+            changed.store(!same, Ordering::Relaxed);
             if let Some(tell) = &cfg.on_resume {
                 let finished = slots
                     .iter()
@@ -172,6 +179,9 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         let Some(path) = &cfg.checkpoint else {
             return Ok(());
         };
+        if !changed.swap(false, Ordering::AcqRel) {
+            return Ok(());
+        }
         let tasks: Vec<(u32, bool, J::State)> = {
             let s = slots.lock().expect("no poisoning");
             s.iter()
@@ -219,6 +229,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                         Ordering::Relaxed,
                     );
                     slots.lock().expect("no poisoning")[t] = Some((done, state.clone()));
+                    changed.store(true, Ordering::Release);
                     if done {
                         break;
                     }
@@ -486,11 +497,33 @@ mod tests {
         let resumed = run(&long, &cfg).unwrap();
         assert_eq!(long.calls.load(Ordering::Relaxed), 20);
         assert_eq!(resumed, run(&job(5), &RunConfig::default()).unwrap());
-        // Asking for fewer runs nothing; the saved states (5 batches) are kept, not cut.
+        // Asking for fewer runs nothing; the saved states (5 batches) are kept, not cut, and the
+        // checkpoint is not written again (a write replaces the file: a new inode).
+        let written = identity(&cp);
         let fewer = job(2);
         let again = run(&fewer, &cfg).unwrap();
         assert_eq!(fewer.calls.load(Ordering::Relaxed), 0);
         assert_eq!(again, resumed);
+        assert_eq!(
+            identity(&cp),
+            written,
+            "a run with nothing to do rewrote its checkpoint"
+        );
+        run(&job(6), &cfg).unwrap();
+        assert_ne!(
+            identity(&cp),
+            written,
+            "a run that did work kept the old checkpoint"
+        );
+    }
+
+    /// What tells one file at a path from its atomic replacement.
+    fn identity(path: &std::path::Path) -> (u64, Vec<u8>) {
+        #[cfg(unix)]
+        let ino = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap());
+        #[cfg(not(unix))]
+        let ino = 0;
+        (ino, std::fs::read(path).unwrap())
     }
 
     /// A synthetic loop like solvability's: index i is "valid" (worth its value) or not; stop
