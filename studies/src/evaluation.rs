@@ -173,25 +173,23 @@ pub mod dqn {
         Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
 
-    /// The model file of (setup, fold) trained under `cfg` in the models directory: named by
-    /// everything that determines it but the data's content (checked against the file's
-    /// header on loading); `actions` is the number it trained on.
+    /// The model file of (setup, fold) trained under `cfg` in the models directory `dir`:
+    /// named by everything that determines it but the data's content (checked against the
+    /// file's header on loading); `actions` is the number it trained on.
     pub fn model_path(
-        p: &DqnParams,
+        dir: &std::path::Path,
         cfg: &TrainConfig,
         setup: Setup,
         fold: u32,
         actions: usize,
-    ) -> Option<PathBuf> {
-        p.models.as_ref().map(|d| {
-            d.join(format!(
-                "dqn-{}-fold{fold}-{}-{actions}actions{}-seed{}.model",
-                setup,
-                cfg.profile.name(),
-                if cfg.mirror { "-mirror" } else { "" },
-                cfg.seed
-            ))
-        })
+    ) -> PathBuf {
+        dir.join(format!(
+            "dqn-{}-fold{fold}-{}-{actions}actions{}-seed{}.model",
+            setup,
+            cfg.profile.name(),
+            if cfg.mirror { "-mirror" } else { "" },
+            cfg.seed
+        ))
     }
 
     /// A DQN (or DQN-O) trained on (or loaded for) one fold: with `ensemble` K > 1, K networks
@@ -211,11 +209,15 @@ pub mod dqn {
         let actions = ctx.actions.len();
         let trained_on =
             format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
-        let mut members = Vec::with_capacity(p.ensemble);
-        for k in 0..p.ensemble.max(1) as u64 {
+        let size = p.ensemble.max(1);
+        let mut members = Vec::with_capacity(size);
+        for k in 0..size as u64 {
             let mut cfg = p.config(setup.tier());
             cfg.seed = p.seed.wrapping_add(k);
-            let path = model_path(p, &cfg, setup, fold, actions);
+            let path = p
+                .models
+                .as_ref()
+                .map(|d| model_path(d, &cfg, setup, fold, actions));
             let mut agent = Dqn::new(
                 ctx.clone(),
                 cfg,

@@ -68,8 +68,7 @@ pub struct Dqn {
     online_by_task: TaskPools,
     online_done: u64,
     task: usize,
-    order: Vec<usize>,
-    next: usize,
+    proposals: Proposals,
     tried_now: Vec<(usize, Status)>,
 }
 
@@ -95,8 +94,7 @@ impl Dqn {
             online_by_task: TaskPools::default(),
             online_done: 0,
             task: 0,
-            order: Vec::new(),
-            next: 0,
+            proposals: Proposals::default(),
             tried_now: Vec::new(),
         }
     }
@@ -218,11 +216,25 @@ impl Dqn {
     }
 }
 
-/// Action indices in descending score, ties by index.
-fn order_by_score(scores: &[f32]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    order
+/// A task's actions in descending score (ties by index), proposed one after another.
+#[derive(Default)]
+struct Proposals {
+    order: Vec<usize>,
+    next: usize,
+}
+
+impl Proposals {
+    fn by_score(scores: &[f32]) -> Proposals {
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        Proposals { order, next: 0 }
+    }
+
+    fn next(&mut self) -> Option<usize> {
+        let a = self.order.get(self.next).copied();
+        self.next += 1;
+        a
+    }
 }
 
 /// DQN or DQN-O as an ensemble: networks trained alike but for their seeds rank by their mean
@@ -230,8 +242,7 @@ fn order_by_score(scores: &[f32]) -> Vec<usize> {
 /// every attempt.
 pub struct DqnEnsemble {
     members: Vec<Dqn>,
-    order: Vec<usize>,
-    next: usize,
+    proposals: Proposals,
 }
 
 impl DqnEnsemble {
@@ -240,8 +251,7 @@ impl DqnEnsemble {
         assert!(!members.is_empty(), "an ensemble has members");
         DqnEnsemble {
             members,
-            order: Vec::new(),
-            next: 0,
+            proposals: Proposals::default(),
         }
     }
 
@@ -270,17 +280,14 @@ impl Agent for DqnEnsemble {
     }
 
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
-        self.order = order_by_score(&self.scores(task));
-        self.next = 0;
+        self.proposals = Proposals::by_score(&self.scores(task));
         for m in &mut self.members {
             m.begin_task(task);
         }
     }
 
     fn propose(&mut self) -> Option<usize> {
-        let a = self.order.get(self.next).copied();
-        self.next += 1;
-        a
+        self.proposals.next()
     }
 
     fn observe(&mut self, action: usize, status: Status) {
@@ -314,15 +321,12 @@ impl Agent for Dqn {
     }
 
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
-        self.order = order_by_score(&self.scores(task));
-        self.next = 0;
+        self.proposals = Proposals::by_score(&self.scores(task));
         self.begin_task(task);
     }
 
     fn propose(&mut self) -> Option<usize> {
-        let a = self.order.get(self.next).copied();
-        self.next += 1;
-        a
+        self.proposals.next()
     }
 
     fn observe(&mut self, action: usize, status: Status) {

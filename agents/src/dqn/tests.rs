@@ -580,7 +580,7 @@ fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
         .map(|a| super::data::mirror_action(a))
         .collect();
     let mirrored_ctx = DqnContext::new(Observations::from_masks(SIZE, masks), mirrored_actions, 64);
-    let weights_of = |d: &Dqn, ctx: DqnContext, ranking: bool| {
+    let loaded = |d: &Dqn, ctx: DqnContext, ranking: bool| {
         let mut cfg = c.clone();
         cfg.mirror_ranking = ranking;
         let dir = std::env::temp_dir().join(format!("rephyre-mirror-{}", std::process::id()));
@@ -593,8 +593,8 @@ fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
         let _ = std::fs::remove_dir_all(&dir);
         e
     };
-    let both = weights_of(&mirrored, synthetic(6, 64).0, true);
-    let both_m = weights_of(&mirrored, mirrored_ctx, true);
+    let both = loaded(&mirrored, synthetic(6, 64).0, true);
+    let both_m = loaded(&mirrored, mirrored_ctx, true);
     let worst = |a: &Dqn, b: &Dqn| {
         (0..6)
             .flat_map(|t| a.scores(t).into_iter().zip(b.scores(t)))
@@ -603,7 +603,7 @@ fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
     };
     let d_both = worst(&both, &both_m);
     assert!(d_both < 1e-3, "both views: scores differ by {d_both}");
-    let one = weights_of(&mirrored, synthetic(6, 64).0, false);
+    let one = loaded(&mirrored, synthetic(6, 64).0, false);
     let d_one = worst(&one, &both);
     assert!(d_one > 1e-2, "one view scores like both ({d_one})");
 }
