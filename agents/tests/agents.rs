@@ -41,6 +41,41 @@ fn mem_ranks_actions_by_training_solve_rate() {
     assert!(solved[1].unwrap() > 1);
 }
 
+/// 10 training tasks, 3 actions: action 0 is valid on one task only and solves it; action 1
+/// solves 8 of 10; action 2 solves none.
+struct Sparse;
+
+impl Simulator for Sparse {
+    fn status(&self, task: usize, action: usize) -> Status {
+        match action {
+            0 if task == 0 => Status::Solved,
+            0 => Status::Invalid,
+            1 if task < 8 => Status::Solved,
+            _ => Status::NotSolved,
+        }
+    }
+    fn template(&self, _: usize) -> u32 {
+        0
+    }
+}
+
+#[test]
+fn mem_scores_like_the_original_one_in_the_denominator() {
+    // The original's relative score, solved / (valid tries + 1): action 0 scores 1/2 and action
+    // 1 scores 8/11, so action 1 leads; a plain rate (1/1 against 8/10) would put action 0 first.
+    let train: Vec<usize> = (0..10).collect();
+    let mut mem = Mem::new(3, false);
+    mem.train(&Sparse, &train, &[]);
+    mem.start_task(&Sparse, 0);
+    let order: Vec<usize> = (0..3).map(|_| mem.propose().unwrap()).collect();
+    assert_eq!(order, vec![1, 0, 2]);
+    // MEM-O starts from the same scores (no online data yet).
+    let mut memo = MemO::new(3);
+    memo.train(&Sparse, &train, &[]);
+    memo.start_task(&Sparse, 0);
+    assert_eq!(memo.propose(), Some(1));
+}
+
 #[test]
 fn per_template_mem_and_optimal_and_rand_orderings() {
     let all: Vec<usize> = (0..8).collect();
