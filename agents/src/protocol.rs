@@ -2,6 +2,11 @@
 //! attempt each test task in turn; at most 100 valid attempts per task, invalid attempts are free
 //! and not logged, and a task counts as solved at its first solving attempt.
 //!
+//! As in the original's evaluation loop (its agents attempt until the task's 100 valid attempts
+//! are used, and its evaluator logs attempts after a solve), an agent keeps attempting a solved
+//! task: the later attempts do not change when it was solved, but online agents (MEM-O, DQN-O)
+//! learn from them, as the paper's did.
+//!
 //! Agents here act on a fixed, documented [`ActionSet`] and see the simulator through
 //! [`Simulator`], so a precomputed table of outcomes ([`StatusTable`]) or a synthetic world can
 //! stand in for the physics in tests.
@@ -93,9 +98,10 @@ pub trait Agent {
     fn start_task(&mut self, sim: &dyn Simulator, task: usize);
     /// The next action to try (an action-set index), or `None` to give up on this task.
     fn propose(&mut self) -> Option<usize>;
-    /// The status of the last proposal.
+    /// The status of the last proposal (also after the task is solved: see the module's note).
     fn observe(&mut self, action: usize, status: Status);
-    /// The task is over (solved or out of attempts); online agents update here.
+    /// The task is over (its valid attempts used, or the agent gave up); online agents update
+    /// here. `solved`: whether any attempt solved it.
     fn end_task(&mut self, solved: bool) {
         let _ = solved;
     }
@@ -116,16 +122,12 @@ pub enum AttemptError {
     NoAttemptsLeft,
     /// [`MAX_PROPOSALS`] proposals reached.
     TooManyProposals,
-    /// The task is already solved.
-    AlreadySolved,
 }
 
 impl Attempts {
-    /// Record a proposal's status; invalid ones are free.
+    /// Record a proposal's status; invalid ones are free. Attempts after the first solve count
+    /// against the 100 but leave [`Attempts::solved_at`] as it was.
     pub fn record(&mut self, status: Status) -> Result<(), AttemptError> {
-        if self.solved_at.is_some() {
-            return Err(AttemptError::AlreadySolved);
-        }
         if self.proposals >= MAX_PROPOSALS {
             return Err(AttemptError::TooManyProposals);
         }
@@ -135,7 +137,7 @@ impl Attempts {
         self.proposals += 1;
         if status != Status::Invalid {
             self.valid += 1;
-            if status == Status::Solved {
+            if status == Status::Solved && self.solved_at.is_none() {
                 self.solved_at = Some(self.valid);
             }
         }
@@ -151,7 +153,7 @@ impl Attempts {
     }
 
     pub fn finished(&self) -> bool {
-        self.solved_at.is_some() || self.valid >= MAX_ATTEMPTS || self.proposals >= MAX_PROPOSALS
+        self.valid >= MAX_ATTEMPTS || self.proposals >= MAX_PROPOSALS
     }
 }
 

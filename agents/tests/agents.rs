@@ -124,6 +124,47 @@ fn memo_learns_online_from_test_tasks() {
     assert!(plain.iter().all(|s| s.unwrap() > 1));
 }
 
+/// Proposes actions 0, 1, 2, … and keeps what it is shown.
+#[derive(Default)]
+struct Recorder {
+    next: usize,
+    seen: Vec<(usize, Status)>,
+    ended: Vec<bool>,
+}
+
+impl Agent for Recorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+    fn train(&mut self, _: &dyn Simulator, _: &[usize], _: &[usize]) {}
+    fn start_task(&mut self, _: &dyn Simulator, _: usize) {
+        self.next = 0;
+    }
+    fn propose(&mut self) -> Option<usize> {
+        self.next += 1;
+        (self.next <= 20).then_some(self.next - 1)
+    }
+    fn observe(&mut self, action: usize, status: Status) {
+        self.seen.push((action, status));
+    }
+    fn end_task(&mut self, solved: bool) {
+        self.ended.push(solved);
+    }
+}
+
+#[test]
+fn an_agent_sees_every_attempt_after_the_solve_as_in_the_original() {
+    // Task 0 (template 0) is first solved by action 3; the agent is still shown actions 4..19
+    // (the original's agents attempt until their 100 valid attempts are used), and the task
+    // counts as solved at its second valid attempt (actions 0 and 1 are invalid, hence free).
+    let mut r = Recorder::default();
+    let solved = evaluate(&mut r, &Toy, &[0]);
+    assert_eq!(solved, vec![Some(2)]);
+    assert_eq!(r.seen.len(), 20);
+    assert_eq!(r.seen[7], (7, Status::Solved));
+    assert_eq!(r.ended, vec![true]);
+}
+
 #[test]
 fn a_101st_attempt_is_refused_and_invalid_ones_are_free() {
     let mut a = Attempts::default();
@@ -140,12 +181,21 @@ fn a_101st_attempt_is_refused_and_invalid_ones_are_free() {
     );
     assert_eq!(a.record(Status::Solved), Err(AttemptError::NoAttemptsLeft));
     assert!(a.finished() && a.solved_at().is_none());
+    // After a solve the task goes on to its 100 valid attempts (the original's loop), and a
+    // later solve does not move the first.
     let mut b = Attempts::default();
+    b.record(Status::NotSolved).unwrap();
     b.record(Status::Solved).unwrap();
-    assert_eq!(b.solved_at(), Some(1));
+    assert_eq!(b.solved_at(), Some(2));
+    assert!(!b.finished());
+    for _ in 0..98 {
+        b.record(Status::Solved).unwrap();
+    }
+    assert!(b.finished());
+    assert_eq!(b.solved_at(), Some(2));
     assert_eq!(
         b.record(Status::NotSolved),
-        Err(AttemptError::AlreadySolved)
+        Err(AttemptError::NoAttemptsLeft)
     );
 }
 
