@@ -55,24 +55,106 @@ struct Rates {
 }
 
 impl Rates {
-    fn over(sim: &dyn Simulator, tasks: &[usize], actions: usize) -> Rates {
-        let mut r = Rates {
+    fn zero(actions: usize) -> Rates {
+        Rates {
             solved: vec![0.0; actions],
             tried: vec![0.0; actions],
-        };
+        }
+    }
+
+    #[allow(clippy::float_arithmetic)]
+    fn add(&mut self, action: usize, status: Status) {
+        match status {
+            Status::Solved => {
+                self.solved[action] += 1.0;
+                self.tried[action] += 1.0;
+            }
+            Status::NotSolved => self.tried[action] += 1.0,
+            Status::Invalid => {}
+        }
+    }
+
+    fn over(sim: &dyn Simulator, tasks: &[usize], actions: usize) -> Rates {
+        let mut r = Rates::zero(actions);
         for &t in tasks {
             for a in 0..actions {
-                match sim.status(t, a) {
-                    Status::Solved => {
-                        r.solved[a] += 1.0;
-                        r.tried[a] += 1.0;
-                    }
-                    Status::NotSolved => r.tried[a] += 1.0,
-                    Status::Invalid => {}
-                }
+                r.add(a, sim.status(t, a));
             }
         }
         r
+    }
+}
+
+/// The training solve counts as MEM and MEM-O use them, in groups: with `per_template` (the
+/// within-template setups) one group per training template, as the original's template-aware
+/// agent trains one sub-agent per template; otherwise, and for a test task whose template has
+/// no training tasks, the pooled group of every training task.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    pooled: Rates,
+    by_template: Vec<(u32, Rates)>,
+}
+
+/// A group of [`Memory`]: the pooled one or one template's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Group {
+    Pooled,
+    Template(usize),
+}
+
+impl Memory {
+    fn learn(sim: &dyn Simulator, train: &[usize], actions: usize, per_template: bool) -> Memory {
+        let mut by_template = Vec::new();
+        if per_template {
+            let mut templates: Vec<u32> = train.iter().map(|&t| sim.template(t)).collect();
+            templates.sort_unstable();
+            templates.dedup();
+            for tpl in templates {
+                let ts: Vec<usize> = train
+                    .iter()
+                    .copied()
+                    .filter(|&t| sim.template(t) == tpl)
+                    .collect();
+                by_template.push((tpl, Rates::over(sim, &ts, actions)));
+            }
+        }
+        Memory {
+            pooled: Rates::over(sim, train, actions),
+            by_template,
+        }
+    }
+
+    /// An empty memory with the same groups (MEM-O's online counts).
+    fn empty_like(&self, actions: usize) -> Memory {
+        Memory {
+            pooled: Rates::zero(actions),
+            by_template: self
+                .by_template
+                .iter()
+                .map(|&(tpl, _)| (tpl, Rates::zero(actions)))
+                .collect(),
+        }
+    }
+
+    fn group(&self, template: u32) -> Group {
+        self.by_template
+            .iter()
+            .position(|&(t, _)| t == template)
+            .map_or(Group::Pooled, Group::Template)
+    }
+
+    fn rates(&self, g: Group) -> &Rates {
+        match g {
+            Group::Pooled => &self.pooled,
+            Group::Template(i) => &self.by_template[i].1,
+        }
+    }
+
+    fn rates_mut(&mut self, g: Group) -> &mut Rates {
+        match g {
+            Group::Pooled => &mut self.pooled,
+            Group::Template(i) => &mut self.by_template[i].1,
+        }
     }
 }
 
@@ -82,31 +164,6 @@ fn ranking(score: impl Fn(usize) -> f64, actions: usize) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..actions).collect();
     idx.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
     idx
-}
-
-/// MEM: ranks the action set by its smoothed solve rate on the training tasks (per template when
-/// `per_template`, as in the within-template setting, falling back to the global ranking for a
-/// template without training tasks) and proposes in that order, skipping invalid actions.
-pub struct Mem {
-    pub per_template: bool,
-    actions: usize,
-    global: Vec<usize>,
-    by_template: Vec<(u32, Vec<usize>)>,
-    order: Vec<usize>,
-    next: usize,
-}
-
-impl Mem {
-    pub fn new(actions: usize, per_template: bool) -> Mem {
-        Mem {
-            per_template,
-            actions,
-            global: Vec::new(),
-            by_template: Vec::new(),
-            order: Vec::new(),
-            next: 0,
-        }
-    }
 }
 
 /// The original's "relative" MEM score of an action: solved ÷ (valid tries + 1). The one in
@@ -119,8 +176,37 @@ fn smoothed_rate(solved: f64, tried: f64) -> f64 {
     solved / (tried + 1.0)
 }
 
-fn rate(r: &Rates, a: usize) -> f64 {
-    smoothed_rate(r.solved[a], r.tried[a])
+/// MEM: ranks the action set by its smoothed solve rate on the training tasks (per template when
+/// `per_template`, as in the within-template setting: see [`Memory`]) and proposes in that
+/// order, skipping invalid actions.
+pub struct Mem {
+    pub per_template: bool,
+    actions: usize,
+    memory: Memory,
+    /// The ranking of each group, pooled first, then the templates in the memory's order.
+    orders: Vec<Vec<usize>>,
+    group: Group,
+    next: usize,
+}
+
+impl Mem {
+    pub fn new(actions: usize, per_template: bool) -> Mem {
+        Mem {
+            per_template,
+            actions,
+            memory: Memory::default(),
+            orders: Vec::new(),
+            group: Group::Pooled,
+            next: 0,
+        }
+    }
+
+    fn order(&self) -> &[usize] {
+        match self.group {
+            Group::Pooled => &self.orders[0],
+            Group::Template(i) => &self.orders[i + 1],
+        }
+    }
 }
 
 impl Agent for Mem {
@@ -128,86 +214,57 @@ impl Agent for Mem {
         "MEM"
     }
     fn train(&mut self, sim: &dyn Simulator, train: &[usize], _: &[usize]) {
-        let all = Rates::over(sim, train, self.actions);
-        self.global = ranking(|a| rate(&all, a), self.actions);
-        self.by_template.clear();
-        if self.per_template {
-            let mut templates: Vec<u32> = train.iter().map(|&t| sim.template(t)).collect();
-            templates.sort_unstable();
-            templates.dedup();
-            for tpl in templates {
-                let ts: Vec<usize> = train
-                    .iter()
-                    .copied()
-                    .filter(|&t| sim.template(t) == tpl)
-                    .collect();
-                let r = Rates::over(sim, &ts, self.actions);
-                self.by_template
-                    .push((tpl, ranking(|a| rate(&r, a), self.actions)));
-            }
-        }
+        self.memory = Memory::learn(sim, train, self.actions, self.per_template);
+        let rank = |r: &Rates| ranking(|a| smoothed_rate(r.solved[a], r.tried[a]), self.actions);
+        self.orders = std::iter::once(&self.memory.pooled)
+            .chain(self.memory.by_template.iter().map(|(_, r)| r))
+            .map(rank)
+            .collect();
     }
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
-        let tpl = sim.template(task);
-        self.order = self
-            .by_template
-            .iter()
-            .find(|(t, _)| *t == tpl)
-            .map_or_else(|| self.global.clone(), |(_, o)| o.clone());
+        self.group = self.memory.group(sim.template(task));
         self.next = 0;
     }
     fn propose(&mut self) -> Option<usize> {
-        let a = self.order.get(self.next).copied();
+        let a = self.order().get(self.next).copied();
         self.next += 1;
         a
     }
     fn observe(&mut self, _: usize, _: Status) {}
 }
 
-/// MEM-O: MEM whose solve rates keep learning online from the test tasks:
-/// score(a) = (train_solved + w·online_solved) / (train_tried + w·online_tried + 1), updated after
-/// every test task; the weight w is chosen on the dev split from [`MEMO_WEIGHTS`].
+/// MEM-O: MEM whose solve counts keep learning online from the test tasks:
+/// score(a) = (train_solved + w·online_solved) / (train_tried + w·online_tried + 1) within the
+/// task's group ([`Memory`]), updated after every test task from all its attempts; the weight w
+/// is chosen on the dev split from [`MEMO_WEIGHTS`].
 pub struct MemO {
+    pub per_template: bool,
     actions: usize,
     pub weight: f64,
-    train: Rates,
-    online: Rates,
+    train: Memory,
+    online: Memory,
+    group: Group,
     order: Vec<usize>,
     next: usize,
     tried_now: Vec<(usize, Status)>,
 }
 
-/// Candidate online weights.
-pub const MEMO_WEIGHTS: [f64; 5] = [0.1, 1.0, 10.0, 100.0, 1000.0];
+/// Candidate online weights: the original's sweep (0 makes MEM-O the MEM agent).
+pub const MEMO_WEIGHTS: [f64; 7] = [0.0, 0.5, 1.0, 10.0, 100.0, 1000.0, 10000.0];
 
 impl MemO {
-    pub fn new(actions: usize) -> MemO {
+    pub fn new(actions: usize, per_template: bool) -> MemO {
         MemO {
+            per_template,
             actions,
             weight: 1.0,
-            train: Rates::default(),
-            online: Rates::default(),
+            train: Memory::default(),
+            online: Memory::default(),
+            group: Group::Pooled,
             order: Vec::new(),
             next: 0,
             tried_now: Vec::new(),
         }
-    }
-
-    #[allow(clippy::float_arithmetic)]
-    fn rank(&mut self) {
-        let (t, o, w) = (&self.train, &self.online, self.weight);
-        self.order = ranking(
-            |a| smoothed_rate(t.solved[a] + w * o.solved[a], t.tried[a] + w * o.tried[a]),
-            self.actions,
-        );
-    }
-
-    fn reset_online(&mut self) {
-        self.online = Rates {
-            solved: vec![0.0; self.actions],
-            tried: vec![0.0; self.actions],
-        };
-        self.rank();
     }
 }
 
@@ -216,12 +273,12 @@ impl Agent for MemO {
         "MEM-O"
     }
     fn train(&mut self, sim: &dyn Simulator, train: &[usize], dev: &[usize]) {
-        self.train = Rates::over(sim, train, self.actions);
-        // Choose the online weight that maximizes AUCCESS on the dev split (ties: first).
+        self.train = Memory::learn(sim, train, self.actions, self.per_template);
+        // Choose the online weight that maximizes AUCCESS on the dev split (ties: the first).
         let mut best = (f64::MIN, MEMO_WEIGHTS[0]);
         for w in MEMO_WEIGHTS {
             self.weight = w;
-            self.reset_online();
+            self.online = self.train.empty_like(self.actions);
             let solved = crate::protocol::evaluate(self, sim, dev);
             let score = crate::auccess::auccess(&solved, crate::protocol::MAX_ATTEMPTS);
             if score > best.0 {
@@ -229,9 +286,20 @@ impl Agent for MemO {
             }
         }
         self.weight = best.1;
-        self.reset_online();
+        self.online = self.train.empty_like(self.actions);
     }
-    fn start_task(&mut self, _: &dyn Simulator, _: usize) {
+    #[allow(clippy::float_arithmetic)]
+    fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
+        self.group = self.train.group(sim.template(task));
+        let (t, o, w) = (
+            self.train.rates(self.group),
+            self.online.rates(self.group),
+            self.weight,
+        );
+        self.order = ranking(
+            |a| smoothed_rate(t.solved[a] + w * o.solved[a], t.tried[a] + w * o.tried[a]),
+            self.actions,
+        );
         self.next = 0;
         self.tried_now.clear();
     }
@@ -243,19 +311,11 @@ impl Agent for MemO {
     fn observe(&mut self, action: usize, status: Status) {
         self.tried_now.push((action, status));
     }
-    #[allow(clippy::float_arithmetic)]
     fn end_task(&mut self, _: bool) {
+        let online = self.online.rates_mut(self.group);
         for &(a, s) in &self.tried_now {
-            match s {
-                Status::Solved => {
-                    self.online.solved[a] += 1.0;
-                    self.online.tried[a] += 1.0;
-                }
-                Status::NotSolved => self.online.tried[a] += 1.0,
-                Status::Invalid => {}
-            }
+            online.add(a, s);
         }
-        self.rank();
     }
 }
 

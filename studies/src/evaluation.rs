@@ -61,7 +61,7 @@ impl AgentKind {
         Some(match self {
             AgentKind::Rand => Box::new(Rand::new(seed, actions)),
             AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
-            AgentKind::MemO => Box::new(MemO::new(actions)),
+            AgentKind::MemO => Box::new(MemO::new(actions, !setup.is_cross_template())),
             AgentKind::Optimal => Box::new(Optimal::new(actions)),
             #[cfg(feature = "dqn")]
             AgentKind::Dqn | AgentKind::DqnO => return None,
