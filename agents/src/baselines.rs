@@ -124,6 +124,14 @@ impl Memory {
         }
     }
 
+    /// A pooled memory of zero counts (an agent before training).
+    fn zero(actions: usize) -> Memory {
+        Memory {
+            pooled: Rates::zero(actions),
+            by_template: Vec::new(),
+        }
+    }
+
     /// An empty memory with the same groups (MEM-O's online counts).
     fn empty_like(&self, actions: usize) -> Memory {
         Memory {
@@ -201,11 +209,13 @@ impl Mem {
         }
     }
 
+    /// The current task's ranking (empty before training).
     fn order(&self) -> &[usize] {
-        match self.group {
-            Group::Pooled => &self.orders[0],
-            Group::Template(i) => &self.orders[i + 1],
-        }
+        let index = match self.group {
+            Group::Pooled => 0,
+            Group::Template(i) => i + 1,
+        };
+        self.orders.get(index).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -258,8 +268,8 @@ impl MemO {
             per_template,
             actions,
             weight: 1.0,
-            train: Memory::default(),
-            online: Memory::default(),
+            train: Memory::zero(actions),
+            online: Memory::zero(actions),
             group: Group::Pooled,
             order: Vec::new(),
             next: 0,

@@ -132,6 +132,17 @@ fn memo_learns_online_from_test_tasks() {
 }
 
 #[test]
+fn untrained_mem_agents_do_not_panic() {
+    let mut mem = Mem::new(20, true);
+    mem.start_task(&Toy, 0);
+    assert_eq!(mem.propose(), None);
+    // MEM-O before training ranks every action alike, so in index order.
+    let mut memo = MemO::new(20, true);
+    memo.start_task(&Toy, 0);
+    assert_eq!(memo.propose(), Some(0));
+}
+
+#[test]
 fn memo_in_the_within_template_setting_keeps_one_memory_per_template() {
     // Per template, as the original's template-aware agent: trained on both templates, MEM-O
     // solves every test task at its first attempt (like per-template MEM), and what it learns
