@@ -128,8 +128,13 @@ pub mod dqn {
     }
 
     impl DqnParams {
-        pub fn config(&self, tier: Tier) -> TrainConfig {
-            let mut c = TrainConfig::preset(self.profile, tier.action_len(), self.seed);
+        /// The DQNs' configuration for `setup`: the profile's preset for its setting, then the
+        /// command line's choices.
+        pub fn config(&self, setup: Setup) -> TrainConfig {
+            let mut c = TrainConfig::preset(self.profile, setup.tier().action_len(), self.seed);
+            if !setup.is_cross_template() {
+                c = c.within_template();
+            }
             if let Some(u) = self.updates {
                 c.updates = u;
             }
@@ -168,7 +173,9 @@ pub mod dqn {
         ranked: usize,
         p: &DqnParams,
     ) -> Result<Arc<DqnContext>> {
-        let size = p.config(set.tier).net.obs_size;
+        let size = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed)
+            .net
+            .obs_size;
         let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
         Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
@@ -212,7 +219,7 @@ pub mod dqn {
         let size = p.ensemble.max(1);
         let mut members = Vec::with_capacity(size);
         for k in 0..size as u64 {
-            let mut cfg = p.config(setup.tier());
+            let mut cfg = p.config(setup);
             cfg.seed = p.seed.wrapping_add(k);
             let path = p
                 .models
@@ -234,6 +241,44 @@ pub mod dqn {
         } else {
             Box::new(DqnEnsemble::new(members))
         })
+    }
+}
+
+#[cfg(all(test, feature = "dqn"))]
+mod dqn_config_tests {
+    use super::dqn::DqnParams;
+    use agents::dqn::{NoProgress, Profile};
+    use std::sync::Arc;
+    use tasks::Setup;
+
+    fn params(mirror_ranking: Option<bool>) -> DqnParams {
+        DqnParams {
+            profile: Profile::Cpu,
+            updates: None,
+            online_updates: None,
+            online_lr: None,
+            seed: 0,
+            mirror: None,
+            mirror_ranking,
+            ensemble: 1,
+            train_actions: None,
+            models: None,
+            progress: Arc::new(NoProgress),
+        }
+    }
+
+    #[test]
+    fn the_cpu_profile_ranks_by_both_views_across_templates_only_unless_told() {
+        let cross = Setup::BallCrossTemplate;
+        let within = Setup::BallWithinTemplate;
+        assert!(params(None).config(cross).mirror_ranking);
+        assert!(!params(None).config(within).mirror_ranking);
+        assert!(params(Some(true)).config(within).mirror_ranking);
+        assert!(!params(Some(false)).config(cross).mirror_ranking);
+        // Only the ranking differs, so one saved model serves both settings.
+        assert!(params(None)
+            .config(cross)
+            .trains_like(&params(None).config(within)));
     }
 }
 
