@@ -132,8 +132,9 @@ impl Memory {
         }
     }
 
-    /// An empty memory with the same groups (MEM-O's online counts).
-    fn empty_like(&self, actions: usize) -> Memory {
+    /// An empty memory with the same groups and actions (MEM-O's online counts).
+    fn empty_like(&self) -> Memory {
+        let actions = self.pooled.solved.len();
         Memory {
             pooled: Rates::zero(actions),
             by_template: self
@@ -288,7 +289,7 @@ impl Agent for MemO {
         let mut best = (f64::MIN, MEMO_WEIGHTS[0]);
         for w in MEMO_WEIGHTS {
             self.weight = w;
-            self.online = self.train.empty_like(self.actions);
+            self.online = self.train.empty_like();
             let solved = crate::protocol::evaluate(self, sim, dev);
             let score = crate::auccess::auccess(&solved, crate::protocol::MAX_ATTEMPTS);
             if score > best.0 {
@@ -296,7 +297,7 @@ impl Agent for MemO {
             }
         }
         self.weight = best.1;
-        self.online = self.train.empty_like(self.actions);
+        self.online = self.train.empty_like();
     }
     #[allow(clippy::float_arithmetic)]
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
