@@ -268,17 +268,35 @@ mod dqn_config_tests {
     }
 
     #[test]
-    fn the_cpu_profile_ranks_by_both_views_across_templates_only_unless_told() {
+    fn the_cpu_profile_takes_its_within_template_preset_in_those_setups_unless_told() {
         let cross = Setup::BallCrossTemplate;
-        let within = Setup::BallWithinTemplate;
-        assert!(params(None).config(cross).mirror_ranking);
-        assert!(!params(None).config(within).mirror_ranking);
-        assert!(params(Some(true)).config(within).mirror_ranking);
-        assert!(!params(Some(false)).config(cross).mirror_ranking);
-        // Only the ranking differs, so one saved model serves both settings.
-        assert!(params(None)
-            .config(cross)
-            .trains_like(&params(None).config(within)));
+        for within in [Setup::BallWithinTemplate, Setup::TwoBallsWithinTemplate] {
+            let (c, w) = (params(None).config(cross), params(None).config(within));
+            assert!(c.mirror_ranking && !w.mirror_ranking);
+            assert_eq!((c.updates, w.updates), (5_000, 15_000));
+            assert_eq!((c.net.action_fourier, w.net.action_fourier), (0, 6));
+            assert_eq!((c.net.fused_stages, w.net.fused_stages), (1, 2));
+            assert!(
+                !c.trains_like(&w),
+                "within templates trains another network"
+            );
+            // The command line overrides the preset; the ranking's view alone leaves the
+            // training as it is, so one saved model serves both views.
+            assert!(params(Some(true)).config(within).mirror_ranking);
+            assert!(!params(Some(false)).config(cross).mirror_ranking);
+            assert!(params(Some(true)).config(within).trains_like(&w));
+            let told = DqnParams {
+                updates: Some(5_000),
+                ..params(None)
+            };
+            assert_eq!(told.config(within).updates, 5_000);
+        }
+        // The paper's profile is the paper's network in every setup.
+        let paper = DqnParams {
+            profile: Profile::Paper,
+            ..params(None)
+        };
+        assert_eq!(paper.config(cross), paper.config(Setup::BallWithinTemplate));
     }
 }
 

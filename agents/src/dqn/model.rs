@@ -48,6 +48,20 @@ pub struct NetConfig {
     /// Off in the paper's network.
     #[serde(default)]
     pub ball_plane: bool,
+    /// Frequencies of the action's Fourier features: beside each action number `a` the MLP
+    /// also sees sin(2^k·π·a) and cos(2^k·π·a) for k < this, so that a small MLP can draw sharp
+    /// regions of the action space. 0 (off) in the paper's network.
+    #[serde(default)]
+    pub action_fourier: usize,
+    /// Stages after the fusion (FiLM and the ball plane): 1 fuses before the last stage (the
+    /// paper's late fusion, before conv5); 2 before the last two, where the ball plane is
+    /// twice as fine and ranking runs both stages per action.
+    #[serde(default = "one")]
+    pub fused_stages: usize,
+}
+
+pub(crate) fn one() -> usize {
+    1
 }
 
 #[derive(Module, Debug)]
@@ -142,8 +156,10 @@ fn linear(d_in: usize, d_out: usize, device: &Device) -> Linear {
 pub struct Net {
     stem: ConvBn,
     pool: Option<MaxPool2d>,
-    /// Every stage but the last (action-independent).
+    /// The stages before the fusion (action-independent).
     trunk: Vec<Stage>,
+    /// The stages after the fusion, but the last.
+    mid: Vec<Stage>,
     last: Stage,
     action_in: Linear,
     action_hidden: Linear,
@@ -167,15 +183,35 @@ pub struct Batch {
 impl Net {
     /// A network of shape `cfg` on `device`, weights drawn from (`seed`, stream "DQN-INIT").
     pub fn new(cfg: &NetConfig, seed: u64, device: &Device) -> Net {
-        assert!(cfg.widths.len() >= 2, "a DQN needs at least two stages");
         let w = &cfg.widths;
         let stages = w.len();
+        let after = cfg.fused_stages;
+        assert!(
+            after >= 1 && stages > after,
+            "a DQN needs a stage before and one after the fusion"
+        );
+        let fused = w[stages - after - 1];
+        let ball = usize::from(cfg.ball_plane);
         let mut trunk = Vec::new();
+        let mut mid = Vec::new();
         for i in 0..stages - 1 {
             let (c_in, stride) = if i == 0 { (w[0], 1) } else { (w[i - 1], 2) };
-            trunk.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
+            if i < stages - after {
+                trunk.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
+            } else {
+                let c_in = if i == stages - after {
+                    c_in + ball
+                } else {
+                    c_in
+                };
+                mid.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
+            }
         }
-        let fused = w[stages - 2];
+        let last_in = if after == 1 {
+            fused + ball
+        } else {
+            w[stages - 2]
+        };
         let net = Net {
             stem: ConvBn::new(
                 CHANNELS + if cfg.coord_planes { 2 } else { 0 },
@@ -191,14 +227,13 @@ impl Net {
                     .init()
             }),
             trunk,
-            last: Stage::new(
-                fused + usize::from(cfg.ball_plane),
-                w[stages - 1],
-                2,
-                cfg.blocks,
+            mid,
+            last: Stage::new(last_in, w[stages - 1], 2, cfg.blocks, device),
+            action_in: linear(
+                cfg.action_dim * (1 + 2 * cfg.action_fourier),
+                cfg.action_hidden,
                 device,
             ),
-            action_in: linear(cfg.action_dim, cfg.action_hidden, device),
             action_hidden: linear(cfg.action_hidden, cfg.action_hidden, device),
             film: linear(cfg.action_hidden, 2 * fused, device),
             head: linear(w[stages - 1], 1, device),
@@ -246,14 +281,22 @@ impl Net {
         let [n, c, h, w] = features.dims();
         let device = features.device();
         let d = actions.len() / n.max(1);
-        let a = Tensor::<2>::from_data(TensorData::new(actions.to_vec(), [n, d]), &device);
+        let features_per = self.action_in.weight.dims()[0] / d.max(1);
+        let a = Tensor::<2>::from_data(
+            TensorData::new(
+                action_features(actions, features_per / 2),
+                [n, d * features_per],
+            ),
+            &device,
+        );
         let a = relu(self.action_in.forward(a));
         let a = relu(self.action_hidden.forward(a));
         let film = self.film.forward(a);
         let gain = film.clone().narrow(1, 0, c).reshape([n, c, 1, 1]) + 1.0;
         let bias = film.narrow(1, c, c).reshape([n, c, 1, 1]);
         let mut x = features * gain + bias;
-        if self.last.blocks[0].a.conv.weight.dims()[1] > c {
+        let first_after = self.mid.first().unwrap_or(&self.last);
+        if first_after.blocks[0].a.conv.weight.dims()[1] > c {
             let planes = ball_planes(actions, d, h, w);
             x = Tensor::cat(
                 vec![
@@ -262,6 +305,9 @@ impl Net {
                 ],
                 1,
             );
+        }
+        for stage in &self.mid {
+            x = stage.forward(x);
         }
         let x = self.last.forward(x);
         let [_, c4, h, w] = x.dims();
@@ -307,6 +353,26 @@ pub(crate) fn ball_planes(actions: &[f32], d: usize, h: usize, w: usize) -> Vec<
                     *p = p.max(v);
                 }
             }
+        }
+    }
+    out
+}
+
+/// Each action number followed by its `frequencies` Fourier pairs (sin, cos of 2^k·π·a): the
+/// input of the action MLP ([`NetConfig::action_fourier`]).
+pub(crate) fn action_features(actions: &[f32], frequencies: usize) -> Vec<f32> {
+    if frequencies == 0 {
+        return actions.to_vec();
+    }
+    let mut out = Vec::with_capacity(actions.len() * (1 + 2 * frequencies));
+    for &a in actions {
+        out.push(a);
+        let mut f = std::f32::consts::PI;
+        for _ in 0..frequencies {
+            let (s, c) = (f * a).sin_cos();
+            out.push(s);
+            out.push(c);
+            f *= 2.0;
         }
     }
     out

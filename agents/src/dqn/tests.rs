@@ -21,6 +21,8 @@ fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
             action_hidden: 16,
             coord_planes: false,
             ball_plane: false,
+            action_fourier: 0,
+            fused_stages: 1,
         },
         updates,
         batch: 32,
@@ -657,4 +659,73 @@ fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
     let (after2, solved2) = run(&[1, 2]);
     assert_ne!(before, after2, "the online members learned nothing");
     assert_eq!(run(&[1, 2]), (after2, solved2), "deterministic");
+}
+
+#[test]
+fn the_action_features_are_the_numbers_and_their_fourier_pairs() {
+    use super::model::action_features;
+    let a = [0.25f32, 1.0];
+    assert_eq!(action_features(&a, 0), a.to_vec(), "off: the raw numbers");
+    let f = action_features(&a, 2);
+    assert_eq!(f.len(), 2 * 5);
+    let pi = std::f32::consts::PI;
+    // 0.25: itself, sin/cos of π/4, then of π/2.
+    let want = [0.25, (pi / 4.0).sin(), (pi / 4.0).cos(), 1.0, 0.0];
+    for (got, want) in f[..5].iter().zip(want) {
+        assert!((got - want).abs() < 1e-6, "{f:?}");
+    }
+    // 1.0: sin(π) and sin(2π) vanish, cos(π) = −1, cos(2π) = 1.
+    let want = [1.0, 0.0, -1.0, 0.0, 1.0];
+    for (got, want) in f[5..].iter().zip(want) {
+        assert!((got - want).abs() < 1e-6, "{f:?}");
+    }
+}
+
+/// The within-template additions: Fourier features of the action and a fusion two stages
+/// before the end (a finer ball plane, a stage more per action).
+fn tiny_within_config(seed: u64, updates: usize) -> TrainConfig {
+    let mut c = tiny_grouped_config(seed, updates);
+    c.net.widths = vec![8, 16, 16];
+    c.net.action_fourier = 4;
+    c.net.fused_stages = 2;
+    c
+}
+
+#[test]
+fn fourier_features_and_an_earlier_fusion_learn_and_round_trip_through_a_file() {
+    let (mut dqn, table) = trained_with(tiny_within_config(9, 150), 6);
+    let train: Vec<usize> = (0..6).collect();
+    let solved = crate::protocol::evaluate(&mut dqn, &table, &train);
+    assert!(
+        solved.iter().filter(|s| **s == Some(1)).count() >= 5,
+        "{solved:?}"
+    );
+    // Each option shapes the network: the features widen the action MLP's input, the earlier
+    // fusion moves FiLM (and the ball plane) to the stage before.
+    let shapes = |c: TrainConfig| {
+        let (d, _) = trained_with(c, 2);
+        d.weights().into_iter().map(|(s, _)| s).collect::<Vec<_>>()
+    };
+    let both = shapes(tiny_within_config(9, 0));
+    let mut no_features = tiny_within_config(9, 0);
+    no_features.net.action_fourier = 0;
+    let mut late = tiny_within_config(9, 0);
+    late.net.fused_stages = 1;
+    assert_ne!(both, shapes(no_features));
+    assert_ne!(both, shapes(late));
+    // The action still matters, and a saved model scores as the trained one.
+    let (ctx, _) = synthetic(6, 64);
+    let mut planes = Vec::new();
+    ctx.obs.push_planes(4, false, &mut planes);
+    let s = dqn.scores(4);
+    assert!(s.iter().any(|v| *v != s[0]), "every action scored alike");
+    let dir = std::env::temp_dir().join(format!("rephyre-dqn-within-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("m.model");
+    super::file::save(&path, dqn_net(&dqn), &dqn.config, "synthetic", &dqn.summary).expect("save");
+    let (header, net) = super::file::load(&path).expect("load");
+    assert_eq!(header.config, dqn.config);
+    let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
+    assert_eq!(Scorer::new(net, &dqn.config.net).score(&planes, &flat), s);
+    let _ = std::fs::remove_dir_all(&dir);
 }
