@@ -173,6 +173,7 @@ pub mod dqn {
         ranked: usize,
         p: &DqnParams,
     ) -> Result<Arc<DqnContext>> {
+        // The observation size is the profile's in every setup (`within_template` keeps it).
         let size = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed)
             .net
             .obs_size;

@@ -191,27 +191,16 @@ impl Net {
             "a DQN needs a stage before and one after the fusion"
         );
         let fused = w[stages - after - 1];
-        let ball = usize::from(cfg.ball_plane);
-        let mut trunk = Vec::new();
-        let mut mid = Vec::new();
-        for i in 0..stages - 1 {
-            let (c_in, stride) = if i == 0 { (w[0], 1) } else { (w[i - 1], 2) };
-            if i < stages - after {
-                trunk.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
-            } else {
-                let c_in = if i == stages - after {
-                    c_in + ball
-                } else {
-                    c_in
-                };
-                mid.push(Stage::new(c_in, w[i], stride, cfg.blocks, device));
-            }
-        }
-        let last_in = if after == 1 {
-            fused + ball
-        } else {
-            w[stages - 2]
-        };
+        // Every stage; the first after the fusion also takes the ball plane.
+        let mut trunk: Vec<Stage> = (0..stages)
+            .map(|i| {
+                let (c_in, stride) = if i == 0 { (w[0], 1) } else { (w[i - 1], 2) };
+                let ball = usize::from(cfg.ball_plane && i == stages - after);
+                Stage::new(c_in + ball, w[i], stride, cfg.blocks, device)
+            })
+            .collect();
+        let last = trunk.pop().expect("at least two stages");
+        let mid = trunk.split_off(stages - after);
         let net = Net {
             stem: ConvBn::new(
                 CHANNELS + if cfg.coord_planes { 2 } else { 0 },
@@ -228,7 +217,7 @@ impl Net {
             }),
             trunk,
             mid,
-            last: Stage::new(last_in, w[stages - 1], 2, cfg.blocks, device),
+            last,
             action_in: linear(
                 cfg.action_dim * (1 + 2 * cfg.action_fourier),
                 cfg.action_hidden,
