@@ -293,6 +293,18 @@ pub struct EvalArgs {
     /// configuration must match), else trained and saved in it.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (the default GPU
+    /// through Vulkan; needs a build with `--features gpu`; its results are replicates, not
+    /// bit-identical copies).
+    #[arg(long, value_enum, default_value_t = DqnDeviceChoice::Cpu)]
+    pub dqn_device: DqnDeviceChoice,
+}
+
+/// `eval --dqn-device`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DqnDeviceChoice {
+    Cpu,
+    Gpu,
 }
 
 /// `eval --dqn-profile`.

@@ -17,8 +17,16 @@ pub struct Header {
     /// What it was trained on, e.g. "ball_cross_template fold 3, 300 actions (seed 0)".
     pub trained_on: String,
     pub summary: TrainSummary,
+    /// Where it was trained ([`model::Compute::name`]): a `gpu` model is a replicate, not the
+    /// bit-exact model of its configuration. Files from before this field read as `cpu`.
+    #[serde(default = "cpu")]
+    pub trained_with: String,
     /// Shape of each stored tensor, in order.
     pub shapes: Vec<Vec<usize>>,
+}
+
+fn cpu() -> String {
+    model::Compute::Cpu.name().to_string()
 }
 
 /// Write `net` with its header to `path` (through a temporary file, so a crash never leaves a
@@ -35,6 +43,7 @@ pub fn save(
         config: config.clone(),
         trained_on: trained_on.to_string(),
         summary: summary.clone(),
+        trained_with: model::compute().name().to_string(),
         shapes: tensors.iter().map(|(s, _)| s.clone()).collect(),
     };
     let mut bytes = Vec::new();
@@ -87,7 +96,7 @@ pub fn load(path: &Path) -> Result<(Header, Net), String> {
             )
         })
         .collect();
-    let device = burn::tensor::Device::flex();
+    let device = model::plain_device();
     let net = model::load_tensors(Net::new(&header.config.net, 0, &device), values, &device)
         .map_err(|e| bad(&e))?;
     Ok((header, net))

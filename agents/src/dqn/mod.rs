@@ -2,7 +2,8 @@
 //! pairs; at test time the agent attempts the action set in descending score. DQN-O also keeps
 //! training on the attempts of the test tasks as it goes.
 //!
-//! * [`model`]: the network and every burn type (burn's pure-Rust `flex` CPU backend);
+//! * [`model`]: the network and every burn type (burn's pure-Rust `flex` CPU backend, or with
+//!   the `gpu` feature and [`use_compute`] a GPU through Vulkan);
 //! * [`data`]: down-sampled observations and balanced batches from the status table;
 //! * [`train`]: the training loop (deterministic, single-threaded kernels);
 //! * [`file`]: the model file format;
@@ -24,7 +25,7 @@ mod tests;
 
 pub use agent::{Dqn, DqnContext, DqnEnsemble};
 pub use data::{Example, Observations, Pools};
-pub use model::NetConfig;
+pub use model::{use_compute, Compute, NetConfig};
 pub use train::{NoProgress, TrainProgress, TrainSummary};
 
 use serde::{Deserialize, Serialize};

@@ -496,9 +496,66 @@ pub struct Trainer {
     cfg: NetConfig,
 }
 
-/// The CPU device every DQN runs on (burn's pure-Rust `flex` backend), with gradients.
+/// Where the networks' arithmetic runs, chosen once per process (before any network exists).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compute {
+    /// burn's pure-Rust `flex` backend: bit-reproducible for one build (the default).
+    Cpu,
+    /// The system's default GPU through Vulkan (cargo feature `gpu`): faster at scale, but its
+    /// float kernels are not bit-reproducible, so results are statistical replicates, not
+    /// copies.
+    Gpu,
+}
+
+impl Compute {
+    pub fn name(self) -> &'static str {
+        match self {
+            Compute::Cpu => "cpu",
+            Compute::Gpu => "gpu",
+        }
+    }
+}
+
+static COMPUTE: std::sync::OnceLock<Compute> = std::sync::OnceLock::new();
+
+/// Run every later network on `compute`. `Err` when this build lacks the backend, or when a
+/// different choice was made (or a network built) earlier in the process.
+pub fn use_compute(compute: Compute) -> Result<(), String> {
+    if compute == Compute::Gpu && !cfg!(feature = "gpu") {
+        return Err(
+            "this rephyre was built without the GPU backend; build it with \
+                    `cargo build --release -p harness --features gpu`"
+                .into(),
+        );
+    }
+    let chosen = *COMPUTE.get_or_init(|| compute);
+    if chosen != compute {
+        return Err(format!(
+            "the DQN backend is already {chosen:?} in this process"
+        ));
+    }
+    Ok(())
+}
+
+/// The backend chosen by [`use_compute`] (the CPU when none was).
+pub fn compute() -> Compute {
+    *COMPUTE.get_or_init(|| Compute::Cpu)
+}
+
+/// The device of [`compute`], without gradients (inference, loading).
+pub fn plain_device() -> Device {
+    match compute() {
+        Compute::Cpu => Device::flex(),
+        #[cfg(feature = "gpu")]
+        Compute::Gpu => Device::vulkan(burn::tensor::DeviceKind::DefaultDevice),
+        #[cfg(not(feature = "gpu"))]
+        Compute::Gpu => unreachable!("use_compute refuses the GPU without the feature"),
+    }
+}
+
+/// The device every DQN trains on, with gradients.
 pub fn train_device() -> Device {
-    Device::flex().autodiff()
+    plain_device().autodiff()
 }
 
 impl Trainer {
@@ -579,7 +636,7 @@ const SCORE_CHUNK: usize = 512;
 
 impl Scorer {
     pub fn new(net: Net, cfg: &NetConfig) -> Scorer {
-        let device = Device::flex();
+        let device = plain_device();
         Scorer {
             // Inference mode: batch norm on its running statistics, no gradients.
             net: net.valid().to_device(&device),

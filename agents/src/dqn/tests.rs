@@ -381,6 +381,15 @@ fn a_saved_model_scores_like_the_trained_one() {
     let (header, net) = super::file::load(&path).expect("load");
     assert_eq!(header.config, dqn.config);
     assert_eq!(header.summary, summary);
+    assert_eq!(header.trained_with, "cpu");
+    // Files written before `trained_with` existed read as trained on the CPU.
+    let mut older = serde_json::to_value(&header).expect("header to JSON");
+    older
+        .as_object_mut()
+        .expect("an object")
+        .remove("trained_with");
+    let older: super::file::Header = serde_json::from_value(older).expect("older header");
+    assert_eq!(older.trained_with, "cpu");
     let scorer = Scorer::new(net, &dqn.config.net);
     let (ctx, _) = synthetic(2, 64);
     let mut planes = Vec::new();
@@ -728,4 +737,20 @@ fn fourier_features_and_an_earlier_fusion_learn_and_round_trip_through_a_file() 
     let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
     assert_eq!(Scorer::new(net, &dqn.config.net).score(&planes, &flat), s);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The GPU backend is refused, with the build that would have it, where it was not compiled;
+/// the CPU is always there (and a second, different choice in one process is refused).
+#[test]
+fn the_backend_choice_is_checked() {
+    use super::{use_compute, Compute};
+    assert_eq!(use_compute(Compute::Cpu), Ok(()));
+    assert_eq!(super::model::compute(), Compute::Cpu);
+    let gpu = use_compute(Compute::Gpu);
+    if cfg!(feature = "gpu") {
+        assert!(gpu.unwrap_err().contains("already"));
+    } else {
+        assert!(gpu.unwrap_err().contains("--features gpu"));
+    }
+    assert_eq!(super::model::compute(), Compute::Cpu);
 }

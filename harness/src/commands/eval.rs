@@ -2,7 +2,9 @@
 //! per-fold CSV, the Table-1-shaped Markdown and the success-curve plot. `rephyre compare`: the
 //! one-sided Wilcoxon test of two such files.
 
-use crate::cli::{AgentChoice, CompareArgs, DqnProfileChoice, EvalArgs, SplitChoice};
+use crate::cli::{
+    AgentChoice, CompareArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs, SplitChoice,
+};
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
@@ -85,6 +87,11 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if a.actions == 0 {
         bail!("--actions must be at least 1");
     }
+    agents::dqn::use_compute(match a.dqn_device {
+        DqnDeviceChoice::Cpu => agents::dqn::Compute::Cpu,
+        DqnDeviceChoice::Gpu => agents::dqn::Compute::Gpu,
+    })
+    .map_err(|e| anyhow::anyhow!("--dqn-device: {e}"))?;
     if let Some(shard) = a.shard {
         return table_shard(ctx, &a, &params, shard);
     }

@@ -207,6 +207,7 @@ fn dqn_models_are_saved_and_loaded() {
     let model8 = std::fs::read(models.join(&names[1])).unwrap();
     let header = String::from_utf8_lossy(&model8[..model8.len().min(4096)]).into_owned();
     assert!(header.contains("8 actions"), "{header}");
+    assert!(header.contains(r#""trained_with":"cpu""#), "{header}");
     let (h, rows) = parse_csv(&std::fs::read_to_string(p("w.csv")).unwrap());
     assert_eq!(rows[0][col(&h, "actions")], "4");
     run_ok(wider);
@@ -217,6 +218,15 @@ fn dqn_models_are_saved_and_loaded() {
     bad[1] = "--dqn-profile".into();
     bad[2] = "gpu".into();
     assert!(run_fails(bad).contains("possible values: cpu, paper"));
+    // The GPU backend is a build option: without it the choice is refused before any work.
+    let mut gpu = args("dqn", "3", &p("g.csv"));
+    gpu.extend(["--dqn-device", "gpu"].map(String::from));
+    if cfg!(feature = "gpu") {
+        eprintln!("built with the GPU backend: its refusal is not tested");
+    } else {
+        assert!(run_fails(gpu).contains("--features gpu"));
+        assert!(!p("g.csv").exists());
+    }
     // Mirror augmentation makes another model, named so; mirrored ranking loads it either way.
     let mut mirrored = args("dqn", "3", &p("m.csv"));
     mirrored.extend(["--dqn-mirror", "true"].map(String::from));
