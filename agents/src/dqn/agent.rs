@@ -116,6 +116,12 @@ impl Dqn {
         model: Option<&PathBuf>,
         trained_on: &str,
     ) -> Result<(), String> {
+        if self.ctx.obs.size != self.config.net.obs_size {
+            return Err(format!(
+                "the observations are {0}×{0} but the network takes {1}×{1}",
+                self.ctx.obs.size, self.config.net.obs_size
+            ));
+        }
         self.pools = Pools::from_table(sim, train_tasks, self.ctx.actions.len());
         if let Some(path) = model.filter(|p| p.exists()) {
             let (header, net) = file::load(path)?;

@@ -755,3 +755,15 @@ fn the_backend_choice_is_checked() {
     }
     assert_eq!(super::model::compute(), Compute::Cpu);
 }
+
+/// Observations of another size than the network's are refused with a message, before burn
+/// would panic on the first batch's shape.
+#[test]
+fn observations_of_another_size_are_refused() {
+    let (ctx, table) = synthetic(3, 8);
+    let mut config = tiny_config(1, 5);
+    config.net.obs_size *= 2;
+    let mut dqn = Dqn::new(Arc::new(ctx), config, false, Arc::new(NoProgress));
+    let err = dqn.fit(&table, &[0, 1], None, "t").unwrap_err();
+    assert!(err.contains("network takes"), "{err}");
+}
