@@ -564,7 +564,7 @@ fn probe_gpu() -> Result<(), String> {
         }
     }));
     let result = std::panic::catch_unwind(|| {
-        let device = Device::vulkan(burn::tensor::DeviceKind::DefaultDevice);
+        let device = gpu_device();
         let t = Tensor::<1>::from_data(TensorData::new(vec![1.0f32, 2.0], [2]), &device);
         t.mul_scalar(2.0)
             .into_data()
@@ -591,6 +591,12 @@ fn probe_gpu() -> Result<(), String> {
     }
 }
 
+/// The system's default GPU, through Vulkan.
+#[cfg(feature = "gpu")]
+fn gpu_device() -> Device {
+    Device::vulkan(burn::tensor::DeviceKind::DefaultDevice)
+}
+
 /// The backend chosen by [`use_compute`] (the CPU when none was).
 pub fn compute() -> Compute {
     *COMPUTE.get_or_init(|| Compute::Cpu)
@@ -601,7 +607,7 @@ pub fn plain_device() -> Device {
     match compute() {
         Compute::Cpu => Device::flex(),
         #[cfg(feature = "gpu")]
-        Compute::Gpu => Device::vulkan(burn::tensor::DeviceKind::DefaultDevice),
+        Compute::Gpu => gpu_device(),
         #[cfg(not(feature = "gpu"))]
         Compute::Gpu => unreachable!("use_compute refuses the GPU without the feature"),
     }
