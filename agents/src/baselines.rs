@@ -328,6 +328,9 @@ impl Agent for MemO {
             online.add(a, s);
         }
     }
+    fn tuned(&self) -> String {
+        format!("online_weight={}", self.weight)
+    }
 }
 
 /// OPTIMAL: the oracle ranking of the action set for each test task (the paper's Fig. 4 upper

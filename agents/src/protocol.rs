@@ -105,6 +105,12 @@ pub trait Agent {
     fn end_task(&mut self, solved: bool) {
         let _ = solved;
     }
+    /// What the agent chose on the dev split in [`Agent::train`], as `name=value` pairs
+    /// separated by `;` (empty for agents that tune nothing), so a results file says which
+    /// setting produced each fold's figures.
+    fn tuned(&self) -> String {
+        String::new()
+    }
 }
 
 /// The attempt counter of one task: refuses a 101st valid attempt.

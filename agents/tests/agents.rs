@@ -129,6 +129,10 @@ fn memo_learns_online_from_test_tasks() {
     idle.train(&Toy, &[0, 1], &[2, 3]);
     assert_eq!(idle.weight, 0.0);
     assert_eq!(evaluate(&mut idle, &Toy, &[4, 5, 6, 7]), plain);
+    // The choice is reported for the results file; MEM tunes nothing.
+    assert_eq!(heavy.tuned(), format!("online_weight={}", heavy.weight));
+    assert_eq!(idle.tuned(), "online_weight=0");
+    assert_eq!(mem.tuned(), "");
 }
 
 #[test]

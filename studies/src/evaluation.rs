@@ -566,6 +566,10 @@ pub struct FoldResult {
     pub success_at_10: f64,
     pub seconds: f64,
     pub actions: usize,
+    /// What the agent chose on the dev split ([`Agent::tuned`]; MEM-O's online weight); empty
+    /// for agents that tune nothing and in files written before the column existed.
+    #[serde(default)]
+    pub tuned: String,
 }
 
 /// How many of the set's actions each tier's table holds: the ranked ones, or more when the
@@ -695,6 +699,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                             success_at_10: success_at(&solved, 10),
                             seconds: t0.elapsed().as_secs_f64(),
                             actions: params.actions,
+                            tuned: agent.tuned(),
                         },
                         solved,
                     ))

@@ -70,6 +70,17 @@ fn eval_and_compare_on_a_small_action_set() {
         }
         ok(&args);
         let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
+        // Each fold's row names the online weight MEM-O chose on that fold's dev split.
+        let tuned = col(&header, "tuned");
+        for r in &rows {
+            let w = r[tuned]
+                .strip_prefix("online_weight=")
+                .unwrap_or_else(|| panic!("{r:?}"));
+            assert!(
+                agents::baselines::MEMO_WEIGHTS.contains(&w.parse::<f64>().unwrap()),
+                "{r:?}"
+            );
+        }
         let secs = col(&header, "seconds");
         rows.into_iter()
             .map(|mut r| {
@@ -107,6 +118,31 @@ fn eval_and_compare_on_a_small_action_set() {
         cmp.contains("MEM > RAND") || cmp.contains("no evidence"),
         "{cmp}"
     );
+    // A results file written before the `tuned` column existed still compares, the same way.
+    let without_tuned = |name: &str| {
+        let text = std::fs::read_to_string(p(name)).unwrap();
+        let (header, rows) = parse_csv(&text);
+        let keep: Vec<usize> = (0..header.len())
+            .filter(|&i| header[i] != "tuned")
+            .collect();
+        assert!(keep.len() < header.len(), "{name} has a tuned column");
+        let line = |r: &[String]| {
+            keep.iter()
+                .map(|&i| r[i].clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut old = line(&header);
+        for r in &rows {
+            old.push('\n');
+            old.push_str(&line(r));
+        }
+        let path = p(&format!("old-{name}"));
+        std::fs::write(&path, old + "\n").unwrap();
+        path
+    };
+    let (old_mem, old_rand) = (without_tuned("mem.csv"), without_tuned("rand.csv"));
+    assert_eq!(ok(&["compare", s(&old_mem), s(&old_rand)]), cmp);
     let bad_agent = fails(&["eval", "--agent", "dqm", "--out", s(&p("x.csv"))]);
     assert!(
         bad_agent.contains("invalid value 'dqm'")
