@@ -295,7 +295,7 @@ pub struct EvalArgs {
     pub models: Option<PathBuf>,
     /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (the default GPU
     /// through Vulkan; needs a build with `--features gpu`; its results are replicates, not
-    /// bit-identical copies).
+    /// bit-identical copies). Other agents ignore it.
     #[arg(long, value_enum, default_value_t = DqnDeviceChoice::Cpu)]
     pub dqn_device: DqnDeviceChoice,
 }

@@ -87,11 +87,15 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if a.actions == 0 {
         bail!("--actions must be at least 1");
     }
-    agents::dqn::use_compute(match a.dqn_device {
-        DqnDeviceChoice::Cpu => agents::dqn::Compute::Cpu,
-        DqnDeviceChoice::Gpu => agents::dqn::Compute::Gpu,
-    })
-    .map_err(|e| anyhow::anyhow!("--dqn-device: {e}"))?;
+    // Only the DQNs run on the device: the GPU is probed (and a build without it refuses)
+    // only when one of them is asked for.
+    if matches!(a.agent, AgentChoice::Dqn | AgentChoice::DqnO) {
+        agents::dqn::use_compute(match a.dqn_device {
+            DqnDeviceChoice::Cpu => agents::dqn::Compute::Cpu,
+            DqnDeviceChoice::Gpu => agents::dqn::Compute::Gpu,
+        })
+        .map_err(|e| anyhow::anyhow!("--dqn-device: {e}"))?;
+    }
     if let Some(shard) = a.shard {
         return table_shard(ctx, &a, &params, shard);
     }

@@ -263,6 +263,11 @@ fn dqn_models_are_saved_and_loaded() {
         assert!(run_fails(gpu).contains("--features gpu"));
         assert!(!p("g.csv").exists());
     }
+    // Agents that train no network ignore the choice (nothing is probed or refused for them).
+    let mut rand_gpu = args("rand", "3", &p("rg.csv"));
+    rand_gpu.extend(["--dqn-device", "gpu"].map(String::from));
+    run_ok(rand_gpu);
+    assert!(p("rg.csv").exists());
     // Mirror augmentation makes another model, named so; mirrored ranking loads it either way.
     let mut mirrored = args("dqn", "3", &p("m.csv"));
     mirrored.extend(["--dqn-mirror", "true"].map(String::from));
