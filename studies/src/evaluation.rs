@@ -68,8 +68,10 @@ impl AgentKind {
         })
     }
 
+    /// Whether this agent trains a network (DQN, DQN-O): only these use the DQN parameters
+    /// and the compute device.
     #[cfg(feature = "dqn")]
-    fn is_dqn(self) -> bool {
+    pub fn is_dqn(self) -> bool {
         matches!(self, AgentKind::Dqn | AgentKind::DqnO)
     }
 }

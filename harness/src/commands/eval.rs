@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     }
     // Only the DQNs run on the device: the GPU is probed (and a build without it refuses)
     // only when one of them is asked for.
-    if matches!(a.agent, AgentChoice::Dqn | AgentChoice::DqnO) {
+    if params.agents.iter().any(|k| k.is_dqn()) {
         agents::dqn::use_compute(match a.dqn_device {
             DqnDeviceChoice::Cpu => agents::dqn::Compute::Cpu,
             DqnDeviceChoice::Gpu => agents::dqn::Compute::Gpu,
