@@ -2,11 +2,9 @@
 
 use engine::{run, RunOptions, SceneRecording, World};
 
-use crate::action::{validate_action, InvalidAction, ValidAction};
-use crate::model::ActionTier;
+use crate::action::ValidAction;
 use crate::model::Task;
 use crate::simulation::{BuildError, SimulationSetup, PHYRE_RUN};
-use crate::status::Status;
 
 /// The result of simulating one valid action: the engine's run outcome (solved, steps covered,
 /// steps computed, first-touch and solved step, final hash, per-step hash chain when asked).
@@ -128,25 +126,6 @@ impl<'t> TaskScene<'t> {
             Some(run) => run,
             None => (run_setup(&mut setup, opts, |_, _| {}), 0),
         })
-    }
-
-    /// The status of a valid action from a status-only simulation ([`Status::of_run`]: a world
-    /// that cannot be built is invalid).
-    pub fn simulated_status(&self, action: &ValidAction) -> Status {
-        Status::of_run(&self.simulate(action, SimOptions::STATUS_ONLY))
-    }
-
-    /// [`TaskScene::status`] of an action already validated.
-    pub fn status_of_validated(&self, validated: &Result<ValidAction, InvalidAction>) -> Status {
-        match validated {
-            Err(_) => Status::Invalid,
-            Ok(valid) => self.simulated_status(valid),
-        }
-    }
-
-    /// The status of `action` on the task in `tier`, from a status-only simulation.
-    pub fn status(&self, tier: ActionTier, action: &[f64]) -> Status {
-        self.status_of_validated(&validate_action(self.task, tier, action))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::action::{stable_neighbours, validate_action, InvalidAction, ValidAction};
 use crate::model::{ActionTier, Task};
-use crate::outcome::{Outcome, TaskScene};
+use crate::outcome::{Outcome, SimOptions, TaskScene};
 use crate::simulation::BuildError;
 use std::fmt;
 use std::str::FromStr;
@@ -124,6 +124,29 @@ impl FromStr for Status {
             .into_iter()
             .find(|st| st.name() == s)
             .ok_or_else(|| ParseStatusError(s.to_string()))
+    }
+}
+
+/// The status methods of a task's recorded scene, beside the free functions below that use them
+/// on a scene without a recording.
+impl TaskScene<'_> {
+    /// The status of a valid action from a status-only simulation ([`Status::of_run`]: a world
+    /// that cannot be built is invalid).
+    pub fn simulated_status(&self, action: &ValidAction) -> Status {
+        Status::of_run(&self.simulate(action, SimOptions::STATUS_ONLY))
+    }
+
+    /// [`TaskScene::status`] of an action already validated.
+    pub fn status_of_validated(&self, validated: &Result<ValidAction, InvalidAction>) -> Status {
+        match validated {
+            Err(_) => Status::Invalid,
+            Ok(valid) => self.simulated_status(valid),
+        }
+    }
+
+    /// The status of `action` on the task in `tier`, from a status-only simulation.
+    pub fn status(&self, tier: ActionTier, action: &[f64]) -> Status {
+        self.status_of_validated(&validate_action(self.task(), tier, action))
     }
 }
 

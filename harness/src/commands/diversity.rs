@@ -12,7 +12,7 @@ use studies::files::write_atomic;
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
     if a.ckpt.shard.is_some() {
-        super::merge::no_report_options(&[("--plot", a.plot.is_some())])?;
+        super::shard_part::no_report_options(&[("--plot", a.plot.is_some())])?;
     }
     let outputs = [
         Some(a.out.as_path()),
@@ -27,7 +27,7 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     };
     if let Some(shard) = a.ckpt.shard {
         let part = studies::diversity::run_shard(tasks, params, shard, &cfg)?;
-        return super::merge::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, &a.out);
     }
     let report = studies::diversity::run(tasks, params, &cfg)?;
     write_report(&report, &a.out, a.plot.as_deref())

@@ -136,7 +136,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
 /// do not enter it), written to --out as a part; --cache FILE is the shard's checkpoint.
 /// `rephyre merge` turns the parts into the cache `eval --cache` reads.
 fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result<()> {
-    super::merge::no_report_options(&[
+    super::shard_part::no_report_options(&[
         ("--table", a.table.is_some()),
         ("--plot", a.plot.is_some()),
     ])?;
@@ -151,7 +151,7 @@ fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result
     };
     let tiers = table_tiers(&params.setups);
     let part = table_shard_of(ctx.task_set()?, &tiers, a.actions, a.seed, shard, &cfg)?;
-    super::merge::write_shard_part(shard, &part, &a.out)
+    super::shard_part::write_shard_part(shard, &part, &a.out)
 }
 
 pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {

@@ -5,8 +5,7 @@ use crate::cli::MergeArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};
-use std::path::Path;
-use studies::shard::{read_header, read_parts, write_part, Part, Shard};
+use studies::shard::{read_header, read_parts};
 use studies::{diversity, evaluation, parity, random_curve, solvability, witness};
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
@@ -80,30 +79,4 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             a.parts[0].display()
         ),
     }
-}
-
-/// A shard writes its part only: the report's other files are the merge's.
-pub fn no_report_options(given: &[(&str, bool)]) -> Result<()> {
-    for (name, on) in given {
-        if *on {
-            bail!("{name} is written by `rephyre merge`, not by a --shard run (its --out is the part file)");
-        }
-    }
-    Ok(())
-}
-
-/// The end of a `--shard` run: write its part file to `out` (atomically) and print the line
-/// that says so.
-pub fn write_shard_part<S: serde::Serialize>(
-    shard: Shard,
-    part: &Part<S>,
-    out: &Path,
-) -> Result<()> {
-    write_part(out, part)?;
-    println!(
-        "shard {shard}: {} work units -> {} (combine the parts with rephyre merge)",
-        part.states.len(),
-        out.display()
-    );
-    Ok(())
 }

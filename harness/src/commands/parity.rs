@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
             .as_deref()
             .context("a --shard run needs --out FILE for its part")?;
         let part = studies::parity::run_shard(set, &source, params, shard, &cfg)?;
-        return super::merge::write_shard_part(shard, &part, out);
+        return super::shard_part::write_shard_part(shard, &part, out);
     }
     let report = studies::parity::run(set, &source.read()?, params, &cfg)?;
     write_report(&report, a.out.as_deref(), a.json)

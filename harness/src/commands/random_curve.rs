@@ -12,7 +12,7 @@ use studies::stats::mean_and_sample_std;
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
     if a.ckpt.shard.is_some() {
-        super::merge::no_report_options(&[("--plot", a.plot.is_some())])?;
+        super::shard_part::no_report_options(&[("--plot", a.plot.is_some())])?;
     }
     let outputs = [
         Some(a.out.as_path()),
@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
     };
     if let Some(shard) = a.ckpt.shard {
         let part = studies::random_curve::run_shard(tasks, params, shard, &cfg)?;
-        return super::merge::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, &a.out);
     }
     let report = studies::random_curve::run(tasks, params, &cfg)?;
     write_report(&report, &a.out, a.plot.as_deref())

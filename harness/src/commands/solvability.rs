@@ -22,7 +22,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
     )?;
     let cfg = ctx.run_config(&a.ckpt)?;
     if a.ckpt.shard.is_some() {
-        super::merge::no_report_options(&[("--summary", a.summary.is_some())])?;
+        super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
     }
     let tasks = ctx.study_tasks(
         &[
@@ -36,7 +36,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
     )?;
     if let Some(shard) = a.ckpt.shard {
         let part = studies::solvability::run_shard(tasks, params, shard, &cfg)?;
-        return super::merge::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, &a.out);
     }
     let rows = studies::solvability::run(tasks, params.clone(), &cfg)?;
     report(&params, &rows, &a.out, a.summary.as_deref())

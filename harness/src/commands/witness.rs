@@ -56,7 +56,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
         bail!("--budget must be positive");
     }
     if a.ckpt.shard.is_some() {
-        super::merge::no_report_options(&[("--summary", a.summary.is_some())])?;
+        super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
     }
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs = vec![out.as_path()];
@@ -94,7 +94,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if let Some(shard) = a.ckpt.shard {
         let retry = a.retry.as_deref();
         let part = run_shard(set, tasks, kept, &siblings, &params, retry, shard, &cfg)?;
-        return super::merge::write_shard_part(shard, &part, out);
+        return super::shard_part::write_shard_part(shard, &part, out);
     }
     let (job, states) = search(set, tasks, kept, &siblings, &params, &cfg)?;
     write_report(&job, &states, out, a.summary.as_deref())
