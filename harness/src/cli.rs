@@ -272,6 +272,20 @@ pub struct EvalArgs {
     /// Seed of the DQN's weights and batches.
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
+    /// DQN observation side in pixels, a divisor of 256 (default: the profile's, 64 or 256).
+    /// A network shape other than the profile's names its model files after it.
+    #[arg(long, value_name = "PIXELS")]
+    pub dqn_obs_size: Option<usize>,
+    /// Kernel of the DQN's stride-2 stem convolution, odd (default: the profile's, 3 or 7).
+    #[arg(long, value_name = "K")]
+    pub dqn_stem_kernel: Option<usize>,
+    /// A 3×3 stride-2 max pool after the DQN's stem (default: the profile's).
+    #[arg(long, value_name = "BOOL")]
+    pub dqn_stem_pool: Option<bool>,
+    /// Channels of the DQN's stem and stages, comma-separated (default: the profile's,
+    /// 8,16,32,64 or 64,128,256,512).
+    #[arg(long, value_name = "C,C,…", value_delimiter = ',')]
+    pub dqn_widths: Option<Vec<usize>>,
     /// DQN training shows each scene mirrored left to right (with its actions) half the time
     /// (default: the profile's). The model file's name says so.
     #[arg(long, value_name = "BOOL")]

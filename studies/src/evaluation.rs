@@ -81,9 +81,39 @@ impl AgentKind {
 pub mod dqn {
     use super::*;
     use agents::dqn::{
-        Dqn, DqnContext, DqnEnsemble, Observations, Profile, TrainConfig, TrainProgress,
+        Dqn, DqnContext, DqnEnsemble, NetConfig, Observations, Profile, TrainConfig, TrainProgress,
     };
     use std::sync::Arc;
+
+    /// The command line's changes to the profile's network shape (`None`: the profile's).
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct NetOverrides {
+        /// Side of the down-sampled observation (a divisor of 256).
+        pub obs_size: Option<usize>,
+        /// Kernel of the stride-2 stem convolution.
+        pub stem_kernel: Option<usize>,
+        /// A 3×3 stride-2 max pool after the stem.
+        pub stem_pool: Option<bool>,
+        /// Channels of the stem and of each stage.
+        pub widths: Option<Vec<usize>>,
+    }
+
+    impl NetOverrides {
+        fn apply(&self, net: &mut NetConfig) {
+            if let Some(s) = self.obs_size {
+                net.obs_size = s;
+            }
+            if let Some(k) = self.stem_kernel {
+                net.stem_kernel = k;
+            }
+            if let Some(p) = self.stem_pool {
+                net.stem_pool = p;
+            }
+            if let Some(w) = &self.widths {
+                net.widths = w.clone();
+            }
+        }
+    }
 
     /// How the DQNs are trained.
     #[derive(Clone)]
@@ -100,6 +130,8 @@ pub mod dqn {
         /// Override the profile's mirror augmentation of training and mirrored ranking.
         pub mirror: Option<bool>,
         pub mirror_ranking: Option<bool>,
+        /// Override the profile's network shape.
+        pub net: NetOverrides,
         /// Networks per agent (seeds `seed`, `seed + 1`, …), ranking by their mean logit.
         pub ensemble: usize,
         /// Train on the statuses of the first this many actions of the set (at least
@@ -122,6 +154,7 @@ pub mod dqn {
                 .field("seed", &self.seed)
                 .field("mirror", &self.mirror)
                 .field("mirror_ranking", &self.mirror_ranking)
+                .field("net", &self.net)
                 .field("ensemble", &self.ensemble)
                 .field("train_actions", &self.train_actions)
                 .field("models", &self.models)
@@ -152,7 +185,43 @@ pub mod dqn {
             if let Some(m) = self.mirror_ranking {
                 c.mirror_ranking = m;
             }
+            self.net.apply(&mut c.net);
             c
+        }
+
+        /// Refuse a network shape that cannot be built (before any table or training).
+        pub fn check(&self, setup: Setup) -> Result<()> {
+            let net = self.config(setup).net;
+            if net.obs_size == 0 || !256usize.is_multiple_of(net.obs_size) {
+                bail!(
+                    "--dqn-obs-size {} must divide 256 (e.g. 64, 128, 256)",
+                    net.obs_size
+                );
+            }
+            if net.stem_kernel.is_multiple_of(2) || net.stem_kernel > 11 {
+                bail!("--dqn-stem-kernel {} must be odd, 1 to 11", net.stem_kernel);
+            }
+            if net.widths.len() <= net.fused_stages || net.widths.contains(&0) {
+                bail!(
+                    "--dqn-widths needs at least {} stages, each of at least one channel",
+                    net.fused_stages + 1
+                );
+            }
+            // Each stage after the first halves the stem's resolution, which must not vanish.
+            let halvings = 1 + usize::from(net.stem_pool) + net.widths.len() - 1;
+            if net.obs_size >> halvings == 0 {
+                bail!(
+                    "a {0}×{0} observation is too small for {1} stages{2}",
+                    net.obs_size,
+                    net.widths.len(),
+                    if net.stem_pool {
+                        " and the stem's pool"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            Ok(())
         }
 
         /// How many actions of the set the DQNs train on when the agents rank `ranked`.
@@ -175,10 +244,13 @@ pub mod dqn {
         ranked: usize,
         p: &DqnParams,
     ) -> Result<Arc<DqnContext>> {
-        // The observation size is the profile's in every setup (`within_template` keeps it).
-        let size = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed)
-            .net
-            .obs_size;
+        // The observation size is the profile's in every setup (`within_template` keeps it),
+        // unless the command line chose another.
+        let size = p.net.obs_size.unwrap_or(
+            TrainConfig::preset(p.profile, set.tier.action_len(), p.seed)
+                .net
+                .obs_size,
+        );
         let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
         Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
@@ -194,12 +266,36 @@ pub mod dqn {
         actions: usize,
     ) -> PathBuf {
         dir.join(format!(
-            "dqn-{}-fold{fold}-{}-{actions}actions{}-seed{}.model",
+            "dqn-{}-fold{fold}-{}{}-{actions}actions{}-seed{}.model",
             setup,
             cfg.profile.name(),
+            net_tag(cfg, setup),
             if cfg.mirror { "-mirror" } else { "" },
             cfg.seed
         ))
+    }
+
+    /// The network's shape in a model's file name where it is not the profile's for `setup`
+    /// (`-obs128-k5-pool-w16.32.64.128`), so that models of two shapes can share a directory.
+    fn net_tag(cfg: &TrainConfig, setup: Setup) -> String {
+        let mut preset = TrainConfig::preset(cfg.profile, cfg.net.action_dim, cfg.seed);
+        if !setup.is_cross_template() {
+            preset = preset.within_template();
+        }
+        let (n, p) = (&cfg.net, &preset.net);
+        if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths)
+            == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths)
+        {
+            return String::new();
+        }
+        let widths: Vec<String> = n.widths.iter().map(|w| w.to_string()).collect();
+        format!(
+            "-obs{}-k{}{}-w{}",
+            n.obs_size,
+            n.stem_kernel,
+            if n.stem_pool { "-pool" } else { "" },
+            widths.join(".")
+        )
     }
 
     /// A DQN (or DQN-O) trained on (or loaded for) one fold: with `ensemble` K > 1, K networks
@@ -249,7 +345,7 @@ pub mod dqn {
 
 #[cfg(all(test, feature = "dqn"))]
 mod dqn_config_tests {
-    use super::dqn::DqnParams;
+    use super::dqn::{DqnParams, NetOverrides};
     use agents::dqn::{NoProgress, Profile};
     use std::sync::Arc;
     use tasks::Setup;
@@ -263,6 +359,7 @@ mod dqn_config_tests {
             seed: 0,
             mirror: None,
             mirror_ranking,
+            net: Default::default(),
             ensemble: 1,
             train_actions: None,
             models: None,
@@ -293,6 +390,32 @@ mod dqn_config_tests {
                 ..params(None)
             };
             assert_eq!(told.config(within).updates, 5_000);
+            // A network shape from the command line replaces only what it names, keeps the
+            // setting's preset otherwise, and trains another model.
+            let shaped = DqnParams {
+                net: NetOverrides {
+                    obs_size: Some(128),
+                    stem_pool: Some(true),
+                    ..Default::default()
+                },
+                ..params(None)
+            };
+            let s = shaped.config(within);
+            assert_eq!((s.net.obs_size, s.net.stem_pool), (128, true));
+            assert_eq!(
+                (s.net.widths.clone(), s.updates),
+                (w.net.widths.clone(), 15_000)
+            );
+            assert!(!s.trains_like(&w));
+            shaped.check(within).unwrap();
+            let dir = std::path::Path::new("m");
+            let named = |p: &DqnParams| {
+                super::dqn::model_path(dir, &p.config(within), within, 0, 10)
+                    .display()
+                    .to_string()
+            };
+            assert!(!named(&params(None)).contains("obs"));
+            assert!(named(&shaped).contains("-cpu-obs128-k3-pool-w8.16.32.64-10actions-"));
         }
         // The paper's profile is the paper's network in every setup.
         let paper = DqnParams {
@@ -580,6 +703,9 @@ fn table_columns(params: &Params) -> Result<usize> {
     #[cfg(feature = "dqn")]
     if let Some(p) = &params.dqn {
         if params.agents.iter().any(|k| k.is_dqn()) {
+            for setup in &params.setups {
+                p.check(*setup)?;
+            }
             return p.training_actions(params.actions);
         }
     }

@@ -9,7 +9,7 @@ use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
 use std::sync::Arc;
-use studies::evaluation::dqn::DqnParams;
+use studies::evaluation::dqn::{DqnParams, NetOverrides};
 use studies::evaluation::{
     check_one_agent, read_results, table_markdown, table_shard as table_shard_of, table_tiers,
     AgentKind, EvalSplit, Params,
@@ -70,6 +70,12 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             seed: a.dqn_seed,
             mirror: a.dqn_mirror,
             mirror_ranking: a.dqn_mirror_ranking,
+            net: NetOverrides {
+                obs_size: a.dqn_obs_size,
+                stem_kernel: a.dqn_stem_kernel,
+                stem_pool: a.dqn_stem_pool,
+                widths: a.dqn_widths.clone(),
+            },
             ensemble: a.dqn_ensemble as usize,
             train_actions: a.dqn_train_actions,
             models: a.models.clone(),

@@ -305,4 +305,49 @@ fn dqn_models_are_saved_and_loaded() {
     let mut not_bool = args("dqn", "3", &p("b.csv"));
     not_bool.extend(["--dqn-mirror", "maybe"].map(String::from));
     assert!(run_fails(not_bool).contains("--dqn-mirror"));
+    // Another network shape: a model of its own, named after the shape, beside the preset's.
+    let mut finer = args("dqn", "3", &p("s.csv"));
+    finer.extend(
+        [
+            "--dqn-obs-size",
+            "128",
+            "--dqn-stem-kernel",
+            "5",
+            "--dqn-stem-pool",
+            "true",
+            "--dqn-widths",
+            "4,8,8,16",
+        ]
+        .map(String::from),
+    );
+    run_ok(finer.clone());
+    let names = model_names();
+    assert!(
+        names.len() == 5
+            && names
+                .iter()
+                .any(|n| n.contains("-cpu-obs128-k5-pool-w4.8.8.16-4actions-seed0")),
+        "{names:?}"
+    );
+    let shaped =
+        std::fs::read(models.join(names.iter().find(|n| n.contains("obs128")).unwrap())).unwrap();
+    let header = String::from_utf8_lossy(&shaped[..shaped.len().min(4096)]).into_owned();
+    assert!(header.contains(r#""obs_size":128"#), "{header}");
+    assert!(header.contains(r#""widths":[4,8,8,16]"#), "{header}");
+    run_ok(finer);
+    assert_eq!(model_names().len(), 5, "the shaped model was loaded");
+    for (flag, value, says) in [
+        ("--dqn-obs-size", "100", "must divide 256"),
+        ("--dqn-obs-size", "4", "too small"),
+        ("--dqn-stem-kernel", "4", "must be odd"),
+        ("--dqn-widths", "8", "at least 2 stages"),
+        ("--dqn-widths", "8,0,8", "at least one channel"),
+        ("--dqn-widths", "8,x", "--dqn-widths"),
+    ] {
+        let mut bad = args("dqn", "3", &p("x.csv"));
+        bad.extend([flag, value].map(String::from));
+        let err = run_fails(bad);
+        assert!(err.contains(says), "{flag} {value}: {err}");
+        assert!(!p("x.csv").exists());
+    }
 }
