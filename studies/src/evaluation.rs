@@ -166,10 +166,7 @@ pub mod dqn {
         /// The DQNs' configuration for `setup`: the profile's preset for its setting, then the
         /// command line's choices.
         pub fn config(&self, setup: Setup) -> TrainConfig {
-            let mut c = TrainConfig::preset(self.profile, setup.tier().action_len(), self.seed);
-            if !setup.is_cross_template() {
-                c = c.within_template();
-            }
+            let mut c = setting_preset(self.profile, setup, self.seed);
             if let Some(u) = self.updates {
                 c.updates = u;
             }
@@ -207,8 +204,9 @@ pub mod dqn {
                     net.fused_stages + 1
                 );
             }
-            // Each stage after the first halves the stem's resolution, which must not vanish.
-            let halvings = 1 + usize::from(net.stem_pool) + net.widths.len() - 1;
+            // The stem, its pool and each stage after the first halve the resolution, which must
+            // not vanish.
+            let halvings = usize::from(net.stem_pool) + net.widths.len();
             if net.obs_size >> halvings == 0 {
                 bail!(
                     "a {0}×{0} observation is too small for {1} stages{2}",
@@ -244,13 +242,11 @@ pub mod dqn {
         ranked: usize,
         p: &DqnParams,
     ) -> Result<Arc<DqnContext>> {
-        // The observation size is the profile's in every setup (`within_template` keeps it),
-        // unless the command line chose another.
-        let size = p.net.obs_size.unwrap_or(
-            TrainConfig::preset(p.profile, set.tier.action_len(), p.seed)
-                .net
-                .obs_size,
-        );
+        // The observation size is the same in every setup of the tier (`within_template`
+        // keeps the profile's): the profile's network with the command line's changes.
+        let mut net = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed).net;
+        p.net.apply(&mut net);
+        let size = net.obs_size;
         let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
         Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
     }
@@ -275,13 +271,20 @@ pub mod dqn {
         ))
     }
 
+    /// The profile's preset for `setup`'s setting (within templates: [`TrainConfig::within_template`]).
+    fn setting_preset(profile: Profile, setup: Setup, seed: u64) -> TrainConfig {
+        let preset = TrainConfig::preset(profile, setup.tier().action_len(), seed);
+        if setup.is_cross_template() {
+            preset
+        } else {
+            preset.within_template()
+        }
+    }
+
     /// The network's shape in a model's file name where it is not the profile's for `setup`
     /// (`-obs128-k5-pool-w16.32.64.128`), so that models of two shapes can share a directory.
     fn net_tag(cfg: &TrainConfig, setup: Setup) -> String {
-        let mut preset = TrainConfig::preset(cfg.profile, cfg.net.action_dim, cfg.seed);
-        if !setup.is_cross_template() {
-            preset = preset.within_template();
-        }
+        let preset = setting_preset(cfg.profile, setup, cfg.seed);
         let (n, p) = (&cfg.net, &preset.net);
         if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths)
             == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths)
