@@ -262,6 +262,16 @@ pub struct EvalArgs {
     /// DQN updates per fold (default: the profile's).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub dqn_updates: Option<u64>,
+    /// DQN examples per update (default: the profile's, 64).
+    #[arg(long, value_name = "N")]
+    pub dqn_batch: Option<usize>,
+    /// DQN examples drawn per scene in a batch, a divisor of the batch (default: the
+    /// profile's, 8 or 1); 1 draws every example from anywhere, as the paper did.
+    #[arg(long, value_name = "N")]
+    pub dqn_actions_per_scene: Option<usize>,
+    /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
+    #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
+    pub dqn_lr: Option<f64>,
     /// DQN-O: updates after each test task (default: the profile's; 0 makes DQN-O rank like
     /// DQN). A saved model serves any value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
@@ -286,6 +296,9 @@ pub struct EvalArgs {
     /// 8,16,32,64 or 64,128,256,512).
     #[arg(long, value_name = "C,C,…", value_delimiter = ',')]
     pub dqn_widths: Option<Vec<usize>>,
+    /// Residual blocks in each of the DQN's stages, 1 to 8 (default: the profile's, 1 or 2).
+    #[arg(long, value_name = "N")]
+    pub dqn_blocks: Option<usize>,
     /// DQN training shows each scene mirrored left to right (with its actions) half the time
     /// (default: the profile's). The model file's name says so.
     #[arg(long, value_name = "BOOL")]

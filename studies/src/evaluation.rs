@@ -81,7 +81,8 @@ impl AgentKind {
 pub mod dqn {
     use super::*;
     use agents::dqn::{
-        Dqn, DqnContext, DqnEnsemble, NetConfig, Observations, Profile, TrainConfig, TrainProgress,
+        Dqn, DqnContext, DqnEnsemble, NetConfig, Observations, Profile, ShapeError, TrainConfig,
+        TrainProgress,
     };
     use std::sync::Arc;
 
@@ -96,6 +97,8 @@ pub mod dqn {
         pub stem_pool: Option<bool>,
         /// Channels of the stem and of each stage.
         pub widths: Option<Vec<usize>>,
+        /// Residual blocks per stage.
+        pub blocks: Option<usize>,
     }
 
     impl NetOverrides {
@@ -112,6 +115,9 @@ pub mod dqn {
             if let Some(w) = &self.widths {
                 net.widths = w.clone();
             }
+            if let Some(b) = self.blocks {
+                net.blocks = b;
+            }
         }
     }
 
@@ -121,6 +127,12 @@ pub mod dqn {
         pub profile: Profile,
         /// Overrides the profile's number of updates.
         pub updates: Option<usize>,
+        /// Override the profile's batch size, examples drawn per scene in a batch, and peak
+        /// learning rate. A model trained otherwise is refused on loading (its header says
+        /// how it was trained), as for `updates`.
+        pub batch: Option<usize>,
+        pub actions_per_scene: Option<usize>,
+        pub lr: Option<f64>,
         /// Override the profile's DQN-O updates after each test task and their learning rate
         /// (the paper chose both by cross-validation).
         pub online_updates: Option<usize>,
@@ -149,6 +161,9 @@ pub mod dqn {
             f.debug_struct("DqnParams")
                 .field("profile", &self.profile)
                 .field("updates", &self.updates)
+                .field("batch", &self.batch)
+                .field("actions_per_scene", &self.actions_per_scene)
+                .field("lr", &self.lr)
                 .field("online_updates", &self.online_updates)
                 .field("online_lr", &self.online_lr)
                 .field("seed", &self.seed)
@@ -170,6 +185,15 @@ pub mod dqn {
             if let Some(u) = self.updates {
                 c.updates = u;
             }
+            if let Some(b) = self.batch {
+                c.batch = b;
+            }
+            if let Some(k) = self.actions_per_scene {
+                c.actions_per_scene = k;
+            }
+            if let Some(lr) = self.lr {
+                c.lr = lr;
+            }
             if let Some(u) = self.online_updates {
                 c.online_updates = u;
             }
@@ -186,37 +210,31 @@ pub mod dqn {
             c
         }
 
-        /// Refuse a network shape that cannot be built (before any table or training).
+        /// Refuse a configuration that cannot be trained (before any table or training), in
+        /// the command line's terms.
         pub fn check(&self, setup: Setup) -> Result<()> {
-            let net = self.config(setup).net;
-            if net.obs_size == 0 || !256usize.is_multiple_of(net.obs_size) {
-                bail!(
-                    "--dqn-obs-size {} must divide 256 (e.g. 64, 128, 256)",
-                    net.obs_size
-                );
-            }
-            if net.stem_kernel.is_multiple_of(2) || net.stem_kernel > 11 {
-                bail!("--dqn-stem-kernel {} must be odd, 1 to 11", net.stem_kernel);
-            }
-            if net.widths.len() <= net.fused_stages || net.widths.contains(&0) {
-                bail!(
-                    "--dqn-widths needs at least {} stages, each of at least one channel",
-                    net.fused_stages + 1
-                );
-            }
-            // The stem, its pool and each stage after the first halve the resolution, which must
-            // not vanish.
-            let halvings = usize::from(net.stem_pool) + net.widths.len();
-            if net.obs_size >> halvings == 0 {
-                bail!(
-                    "a {0}×{0} observation is too small for {1} stages{2}",
-                    net.obs_size,
-                    net.widths.len(),
-                    if net.stem_pool {
-                        " and the stem's pool"
-                    } else {
-                        ""
+            let c = self.config(setup);
+            if let Err(e) = c.net.check() {
+                match e {
+                    ShapeError::ObsSize(s) => {
+                        bail!("--dqn-obs-size {s} must divide 256 (e.g. 64, 128, 256)")
                     }
+                    ShapeError::StemKernel(k) => {
+                        bail!("--dqn-stem-kernel {k} must be odd, 1 to 11")
+                    }
+                    ShapeError::Stages(_) => bail!("--dqn-widths: {e}"),
+                    ShapeError::TooSmall { .. } => bail!("--dqn-obs-size and --dqn-widths: {e}"),
+                    ShapeError::Blocks(b) => bail!("--dqn-blocks {b} must be 1 to 8"),
+                }
+            }
+            if c.batch < 2 || c.batch > 4096 {
+                bail!("--dqn-batch {} must be 2 to 4096", c.batch);
+            }
+            if c.actions_per_scene == 0 || !c.batch.is_multiple_of(c.actions_per_scene) {
+                bail!(
+                    "--dqn-actions-per-scene {} must be at least 1 and divide the batch ({})",
+                    c.actions_per_scene,
+                    c.batch
                 );
             }
             Ok(())
@@ -286,18 +304,23 @@ pub mod dqn {
     fn net_tag(cfg: &TrainConfig, setup: Setup) -> String {
         let preset = setting_preset(cfg.profile, setup, cfg.seed);
         let (n, p) = (&cfg.net, &preset.net);
-        if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths)
-            == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths)
+        if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths, n.blocks)
+            == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths, p.blocks)
         {
             return String::new();
         }
         let widths: Vec<String> = n.widths.iter().map(|w| w.to_string()).collect();
         format!(
-            "-obs{}-k{}{}-w{}",
+            "-obs{}-k{}{}-w{}{}",
             n.obs_size,
             n.stem_kernel,
             if n.stem_pool { "-pool" } else { "" },
-            widths.join(".")
+            widths.join("."),
+            if n.blocks == p.blocks {
+                String::new()
+            } else {
+                format!("-b{}", n.blocks)
+            }
         )
     }
 
@@ -357,6 +380,9 @@ mod dqn_config_tests {
         DqnParams {
             profile: Profile::Cpu,
             updates: None,
+            batch: None,
+            actions_per_scene: None,
+            lr: None,
             online_updates: None,
             online_lr: None,
             seed: 0,
@@ -419,6 +445,53 @@ mod dqn_config_tests {
             };
             assert!(!named(&params(None)).contains("obs"));
             assert!(named(&shaped).contains("-cpu-obs128-k3-pool-w8.16.32.64-10actions-"));
+            // Deeper stages are a shape too; the batch, its grouping and the learning rate
+            // are training choices that the model's header records (not its name).
+            let deeper = DqnParams {
+                net: NetOverrides {
+                    blocks: Some(2),
+                    ..Default::default()
+                },
+                batch: Some(128),
+                actions_per_scene: Some(4),
+                lr: Some(3e-3),
+                ..params(None)
+            };
+            let d = deeper.config(within);
+            assert_eq!(
+                (d.net.blocks, d.batch, d.actions_per_scene, d.lr),
+                (2, 128, 4, 3e-3)
+            );
+            assert_eq!((w.net.blocks, w.batch, w.actions_per_scene), (1, 64, 8));
+            assert!(!d.trains_like(&w));
+            deeper.check(within).unwrap();
+            assert!(named(&deeper).contains("-cpu-obs64-k3-w8.16.32.64-b2-10actions-"));
+            // What cannot be trained is refused in the command line's words.
+            let refused = |p: DqnParams| p.check(within).unwrap_err().to_string();
+            let net = |n: NetOverrides| DqnParams {
+                net: n,
+                ..params(None)
+            };
+            assert!(refused(net(NetOverrides {
+                blocks: Some(0),
+                ..Default::default()
+            }))
+            .starts_with("--dqn-blocks 0"));
+            assert!(refused(net(NetOverrides {
+                widths: Some(vec![8, 16]),
+                ..Default::default()
+            }))
+            .contains("at least 3 stages"));
+            assert!(refused(DqnParams {
+                actions_per_scene: Some(3),
+                ..params(None)
+            })
+            .starts_with("--dqn-actions-per-scene 3"));
+            assert!(refused(DqnParams {
+                batch: Some(1),
+                ..params(None)
+            })
+            .starts_with("--dqn-batch 1"));
         }
         // The paper's profile is the paper's network in every setup.
         let paper = DqnParams {

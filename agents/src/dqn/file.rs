@@ -96,6 +96,11 @@ pub fn load(path: &Path) -> Result<(Header, Net), String> {
             )
         })
         .collect();
+    header
+        .config
+        .net
+        .check()
+        .map_err(|e| bad(&format!("header: {e}")))?;
     let device = model::plain_device();
     let net = model::load_tensors(Net::new(&header.config.net, 0, &device), values, &device)
         .map_err(|e| bad(&e))?;

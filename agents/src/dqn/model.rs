@@ -64,6 +64,83 @@ pub(crate) fn one() -> usize {
     1
 }
 
+/// Why a [`NetConfig`] cannot be built: each names the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// `obs_size` is not a divisor of 256 (the scene's side).
+    ObsSize(usize),
+    /// `stem_kernel` is not odd and at most 11 (padding keeps the centre).
+    StemKernel(usize),
+    /// `widths` has too few stages for `fused_stages` (one before the fusion, the rest after)
+    /// or a stage of no channels; holds the stages needed.
+    Stages(usize),
+    /// The stem, its pool and the stages after the first halve `obs_size` to nothing.
+    TooSmall {
+        obs_size: usize,
+        stages: usize,
+        pool: bool,
+    },
+    /// `blocks` is 0 or more than 8.
+    Blocks(usize),
+}
+
+impl std::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShapeError::ObsSize(s) => write!(f, "observation size {s} must divide 256"),
+            ShapeError::StemKernel(k) => write!(f, "stem kernel {k} must be odd, 1 to 11"),
+            ShapeError::Stages(n) => write!(
+                f,
+                "the network needs at least {n} stages, each of at least one channel"
+            ),
+            ShapeError::TooSmall {
+                obs_size,
+                stages,
+                pool,
+            } => write!(
+                f,
+                "a {obs_size}×{obs_size} observation is too small for {stages} stages{}",
+                if *pool { " and the stem's pool" } else { "" }
+            ),
+            ShapeError::Blocks(b) => write!(f, "{b} residual blocks per stage: 1 to 8"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+impl NetConfig {
+    /// Whether a network of this shape can be built ([`Net::new`] panics on one that cannot).
+    pub fn check(&self) -> Result<(), ShapeError> {
+        if self.obs_size == 0 || !256usize.is_multiple_of(self.obs_size) {
+            return Err(ShapeError::ObsSize(self.obs_size));
+        }
+        if self.stem_kernel.is_multiple_of(2) || self.stem_kernel > 11 {
+            return Err(ShapeError::StemKernel(self.stem_kernel));
+        }
+        if self.fused_stages == 0
+            || self.widths.len() <= self.fused_stages
+            || self.widths.contains(&0)
+        {
+            return Err(ShapeError::Stages(self.fused_stages.max(1) + 1));
+        }
+        // The stem, its pool and each stage after the first halve the resolution, which must
+        // not vanish.
+        let halvings = usize::from(self.stem_pool) + self.widths.len();
+        if self.obs_size >> halvings == 0 {
+            return Err(ShapeError::TooSmall {
+                obs_size: self.obs_size,
+                stages: self.widths.len(),
+                pool: self.stem_pool,
+            });
+        }
+        if !(1..=8).contains(&self.blocks) {
+            return Err(ShapeError::Blocks(self.blocks));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Module, Debug)]
 struct ConvBn {
     conv: Conv2d,
@@ -183,13 +260,12 @@ pub struct Batch {
 impl Net {
     /// A network of shape `cfg` on `device`, weights drawn from (`seed`, stream "DQN-INIT").
     pub fn new(cfg: &NetConfig, seed: u64, device: &Device) -> Net {
+        if let Err(e) = cfg.check() {
+            panic!("DQN shape: {e}");
+        }
         let w = &cfg.widths;
         let stages = w.len();
         let after = cfg.fused_stages;
-        assert!(
-            after >= 1 && stages > after,
-            "a DQN needs a stage before and one after the fusion"
-        );
         let fused = w[stages - after - 1];
         // Every stage; the first after the fusion also takes the ball plane.
         let mut trunk: Vec<Stage> = (0..stages)

@@ -767,3 +767,70 @@ fn observations_of_another_size_are_refused() {
     let err = dqn.fit(&table, &[0, 1], None, "t").unwrap_err();
     assert!(err.contains("network takes"), "{err}");
 }
+
+#[test]
+fn a_shape_that_cannot_be_built_is_refused_with_its_field() {
+    use super::ShapeError;
+    let ok = tiny_config(0, 1).net;
+    assert_eq!(ok.check(), Ok(()));
+    let paper = TrainConfig::preset(Profile::Paper, 3, 0).net;
+    assert_eq!(paper.check(), Ok(()), "the paper's network");
+    let with = |f: &dyn Fn(&mut NetConfig)| {
+        let mut n = ok.clone();
+        f(&mut n);
+        n.check()
+    };
+    assert_eq!(with(&|n| n.obs_size = 48), Err(ShapeError::ObsSize(48)));
+    assert_eq!(with(&|n| n.obs_size = 0), Err(ShapeError::ObsSize(0)));
+    assert_eq!(with(&|n| n.stem_kernel = 4), Err(ShapeError::StemKernel(4)));
+    assert_eq!(
+        with(&|n| n.stem_kernel = 13),
+        Err(ShapeError::StemKernel(13))
+    );
+    assert_eq!(with(&|n| n.widths = vec![8]), Err(ShapeError::Stages(2)));
+    assert_eq!(with(&|n| n.widths = vec![8, 0]), Err(ShapeError::Stages(2)));
+    assert_eq!(
+        with(&|n| {
+            n.fused_stages = 2;
+        }),
+        Err(ShapeError::Stages(3)),
+        "two stages after the fusion need three"
+    );
+    assert_eq!(with(&|n| n.fused_stages = 0), Err(ShapeError::Stages(2)));
+    // 16 pixels: the stem and four more stages leave 16 >> 5 = 0.
+    assert_eq!(
+        with(&|n| n.widths = vec![4, 4, 4, 4, 4]),
+        Err(ShapeError::TooSmall {
+            obs_size: 16,
+            stages: 5,
+            pool: false
+        })
+    );
+    assert_eq!(
+        with(&|n| n.widths = vec![4, 4, 4, 4]),
+        Ok(()),
+        "1×1 at the end"
+    );
+    assert!(with(&|n| {
+        n.widths = vec![4, 4, 4, 4];
+        n.stem_pool = true;
+    })
+    .is_err());
+    assert_eq!(with(&|n| n.blocks = 0), Err(ShapeError::Blocks(0)));
+    assert_eq!(with(&|n| n.blocks = 2), Ok(()));
+    // Every refusal names what it refuses.
+    assert!(ShapeError::StemKernel(4)
+        .to_string()
+        .contains("stem kernel 4"));
+    // A model file whose header holds such a shape is refused on loading, not built.
+    let (dqn, _) = trained(3, 2, 2);
+    let dir = std::env::temp_dir().join(format!("rephyre-dqn-shape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("m.model");
+    let mut bad = dqn.config.clone();
+    bad.net.blocks = 0;
+    super::file::save(&path, dqn_net(&dqn), &bad, "synthetic", &dqn.summary).expect("save");
+    let err = super::file::load(&path).expect_err("refused");
+    assert!(err.contains("residual blocks"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -343,6 +343,10 @@ fn dqn_models_are_saved_and_loaded() {
         ("--dqn-widths", "8", "at least 2 stages"),
         ("--dqn-widths", "8,0,8", "at least one channel"),
         ("--dqn-widths", "8,x", "--dqn-widths"),
+        ("--dqn-blocks", "0", "--dqn-blocks 0 must be 1 to 8"),
+        ("--dqn-batch", "1", "--dqn-batch 1 must be"),
+        ("--dqn-actions-per-scene", "5", "divide the batch"),
+        ("--dqn-lr", "0", "--dqn-lr"),
     ] {
         let mut bad = args("dqn", "3", &p("x.csv"));
         bad.extend([flag, value].map(String::from));
