@@ -255,6 +255,10 @@ pub struct EvalArgs {
     /// Success-curve plot (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// CSV of every evaluated task: agent, setup, fold, split, task, the attempt that solved
+    /// it (empty when unsolved).
+    #[arg(long, value_name = "FILE")]
+    pub per_task: Option<PathBuf>,
     /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 5,000 updates) or
     /// `paper` (256×256, ResNet-18, 100,000 updates).
     #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]

@@ -559,6 +559,22 @@ pub struct Report {
     pub curves: Vec<(String, Vec<f64>)>,
     /// The outcome table of each tier used.
     pub tables: Vec<TableSummary>,
+    /// Every evaluated task of every (setup, agent, fold), in the results' order, each fold's
+    /// tasks in id order.
+    pub tasks: Vec<TaskResult>,
+}
+
+/// How one agent did on one evaluated task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskResult {
+    pub agent: String,
+    pub setup: String,
+    pub fold: u32,
+    pub split: String,
+    /// The task's id (`00012:345`).
+    pub task: String,
+    /// The attempt (1 to 100, invalid ones not counted) that solved it; none when unsolved.
+    pub solved_at: Option<u32>,
 }
 
 /// Computing one tier's status table: one runner task per PHYRE task, batches of actions.
@@ -799,6 +815,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     let mut results: Vec<FoldResult> = Vec::new();
     let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
     let mut tables = Vec::new();
+    let mut task_results = Vec::new();
     for tier in table_tiers(&params.setups) {
         let tier_tasks: Vec<&Task> = set.tier(tier).collect();
         if tier_tasks.is_empty() {
@@ -855,7 +872,8 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
-                let run_fold = |&fold: &u32| -> Result<(FoldResult, Vec<SolvedAt>)> {
+                type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
+                let run_fold = |&fold: &u32| -> Result<FoldRun> {
                     let split = tasks::folds::split_tasks(set, setup, fold)?;
                     let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
                         v.iter().filter_map(&index_of).collect()
@@ -906,10 +924,11 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                             tuned: agent.tuned(),
                         },
                         solved,
+                        evaluated.clone(),
                     ))
                 };
                 #[cfg(feature = "dqn")]
-                let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = if kind.is_dqn() {
+                let per_fold: Vec<FoldRun> = if kind.is_dqn() {
                     on_plain_threads(&params.folds, pool.current_num_threads(), run_fold)?
                 } else {
                     pool.install(|| {
@@ -921,7 +940,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                     })?
                 };
                 #[cfg(not(feature = "dqn"))]
-                let per_fold: Vec<(FoldResult, Vec<SolvedAt>)> = pool.install(|| {
+                let per_fold: Vec<FoldRun> = pool.install(|| {
                     params
                         .folds
                         .par_iter()
@@ -930,13 +949,25 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                 })?;
                 let all_solved: Vec<SolvedAt> = per_fold
                     .iter()
-                    .flat_map(|(_, s)| s.iter().copied())
+                    .flat_map(|(_, s, _)| s.iter().copied())
                     .collect();
                 curves.push((
                     format!("{} {}", per_fold[0].0.agent, setup),
                     success_curve(&all_solved, MAX_ATTEMPTS),
                 ));
-                results.extend(per_fold.into_iter().map(|(r, _)| r));
+                for (r, solved, evaluated) in per_fold {
+                    task_results.extend(evaluated.iter().zip(&solved).map(|(&i, &at)| {
+                        TaskResult {
+                            agent: r.agent.clone(),
+                            setup: r.setup.clone(),
+                            fold: r.fold,
+                            split: r.split.clone(),
+                            task: tier_tasks[i].id().to_string(),
+                            solved_at: at,
+                        }
+                    }));
+                    results.push(r);
+                }
             }
         }
     }
@@ -944,6 +975,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         results,
         curves,
         tables,
+        tasks: task_results,
     })
 }
 
@@ -989,6 +1021,16 @@ impl Report {
         let mut w = csv::Writer::from_writer(Vec::new());
         for r in &self.results {
             w.serialize(r)?;
+        }
+        w.into_inner().context("csv")
+    }
+
+    /// Every evaluated task's result as CSV (`agent,setup,fold,split,task,solved_at`; an
+    /// unsolved task's `solved_at` is empty).
+    pub fn tasks_csv_bytes(&self) -> Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for t in &self.tasks {
+            w.serialize(t)?;
         }
         w.into_inner().context("csv")
     }

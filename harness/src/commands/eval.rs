@@ -109,9 +109,14 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if let Some(shard) = a.shard {
         return table_shard(ctx, &a, &params, shard);
     }
-    for p in [Some(a.out.as_path()), a.table.as_deref(), a.plot.as_deref()]
-        .into_iter()
-        .flatten()
+    for p in [
+        Some(a.out.as_path()),
+        a.table.as_deref(),
+        a.plot.as_deref(),
+        a.per_task.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
     {
         check_writable(p)?;
     }
@@ -133,6 +138,9 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if let Some(p) = &a.table {
         write_atomic(p, table.as_bytes())?;
     }
+    if let Some(p) = &a.per_task {
+        write_atomic(p, &report.tasks_csv_bytes()?)?;
+    }
     if let Some(p) = &a.plot {
         write_atomic(
             p,
@@ -149,6 +157,7 @@ fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result
     super::shard_part::no_report_options(&[
         ("--table", a.table.is_some()),
         ("--plot", a.plot.is_some()),
+        ("--per-task", a.per_task.is_some()),
     ])?;
     check_writable(&a.out)?;
     if let Some(c) = &a.cache {

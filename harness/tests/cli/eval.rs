@@ -29,6 +29,8 @@ fn eval_and_compare_on_a_small_action_set() {
             s(&p("t.md")),
             "--plot",
             s(&p("c.svg")),
+            "--per-task",
+            s(&p("tasks.csv")),
         ]);
         assert!(text.contains("| agent | B cross"), "{text}");
         let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
@@ -37,6 +39,23 @@ fn eval_and_compare_on_a_small_action_set() {
         assert!(rows
             .iter()
             .all(|r| (0.0..=1.0).contains(&r[a].parse::<f64>().unwrap())));
+        // The per-task file holds each fold's test tasks, and their attempts give the fold's
+        // AUCCESS again.
+        let (th, trows) = parse_csv(&std::fs::read_to_string(p("tasks.csv")).unwrap());
+        assert_eq!(th, ["agent", "setup", "fold", "split", "task", "solved_at"]);
+        let (fold, at) = (col(&th, "fold"), col(&th, "solved_at"));
+        for r in &rows {
+            let of_fold: Vec<agents::auccess::SolvedAt> = trows
+                .iter()
+                .filter(|t| t[fold] == r[col(&header, "fold")])
+                .map(|t| (!t[at].is_empty()).then(|| t[at].parse().unwrap()))
+                .collect();
+            assert_eq!(of_fold.len(), 500, "a fold's test tasks");
+            assert!(of_fold.iter().flatten().all(|&k| (1..=100).contains(&k)));
+            let again = agents::auccess::auccess(&of_fold, 100);
+            assert_eq!(again, r[a].parse::<f64>().unwrap(), "{r:?}");
+        }
+        assert!(trows.iter().any(|t| t[at].is_empty()), "some task unsolved");
         assert!(std::fs::read_to_string(p("c.svg"))
             .unwrap()
             .contains("<svg"));
