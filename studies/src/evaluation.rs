@@ -215,16 +215,16 @@ pub mod dqn {
         pub fn check(&self, setup: Setup) -> Result<()> {
             let c = self.config(setup);
             if let Err(e) = c.net.check() {
+                // The rule's words are agents'; only the flag's name is the command line's.
+                let rule = e.rule().unwrap_or_default();
                 match e {
                     ShapeError::ObsSize(s) => {
-                        bail!("--dqn-obs-size {s} must divide 256 (e.g. 64, 128, 256)")
+                        bail!("--dqn-obs-size {s} {rule} (e.g. 64, 128, 256)")
                     }
-                    ShapeError::StemKernel(k) => {
-                        bail!("--dqn-stem-kernel {k} must be odd, 1 to 11")
-                    }
+                    ShapeError::StemKernel(k) => bail!("--dqn-stem-kernel {k} {rule}"),
                     ShapeError::Stages(_) => bail!("--dqn-widths: {e}"),
                     ShapeError::TooSmall { .. } => bail!("--dqn-obs-size and --dqn-widths: {e}"),
-                    ShapeError::Blocks(b) => bail!("--dqn-blocks {b} must be 1 to 8"),
+                    ShapeError::Blocks(b) => bail!("--dqn-blocks {b} {rule}"),
                 }
             }
             if c.batch < 2 || c.batch > 4096 {

@@ -84,11 +84,25 @@ pub enum ShapeError {
     Blocks(usize),
 }
 
+impl ShapeError {
+    /// The rule a single field broke (`must divide 256`), for callers that name the field
+    /// their own way; `None` for the rules that join several fields.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            ShapeError::ObsSize(_) => Some("must divide 256"),
+            ShapeError::StemKernel(_) => Some("must be odd, 1 to 11"),
+            ShapeError::Blocks(_) => Some("must be 1 to 8"),
+            ShapeError::Stages(_) | ShapeError::TooSmall { .. } => None,
+        }
+    }
+}
+
 impl std::fmt::Display for ShapeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rule = self.rule().unwrap_or_default();
         match self {
-            ShapeError::ObsSize(s) => write!(f, "observation size {s} must divide 256"),
-            ShapeError::StemKernel(k) => write!(f, "stem kernel {k} must be odd, 1 to 11"),
+            ShapeError::ObsSize(s) => write!(f, "observation size {s} {rule}"),
+            ShapeError::StemKernel(k) => write!(f, "stem kernel {k} {rule}"),
             ShapeError::Stages(n) => write!(
                 f,
                 "the network needs at least {n} stages, each of at least one channel"
@@ -102,7 +116,7 @@ impl std::fmt::Display for ShapeError {
                 "a {obs_size}×{obs_size} observation is too small for {stages} stages{}",
                 if *pool { " and the stem's pool" } else { "" }
             ),
-            ShapeError::Blocks(b) => write!(f, "{b} residual blocks per stage: 1 to 8"),
+            ShapeError::Blocks(b) => write!(f, "residual blocks per stage {b} {rule}"),
         }
     }
 }
