@@ -105,6 +105,13 @@ pub trait Agent {
     fn end_task(&mut self, solved: bool) {
         let _ = solved;
     }
+    /// The test tasks, in the order they will be started, before the first
+    /// [`Agent::start_task`]. An agent whose proposals for a task depend on nothing it learns
+    /// during the evaluation may prepare them here or ahead of time (the DQN ranks tasks on
+    /// several threads); its proposals must be the same as without this call.
+    fn will_evaluate(&mut self, tasks: &[usize]) {
+        let _ = tasks;
+    }
     /// What the agent chose on the dev split in [`Agent::train`], as `name=value` pairs
     /// separated by `;` (empty for agents that tune nothing), so a results file says which
     /// setting produced each fold's figures.
@@ -166,6 +173,7 @@ impl Attempts {
 /// Run `agent` on the test tasks in order and return when each was solved.
 pub fn evaluate(agent: &mut dyn Agent, sim: &dyn Simulator, test: &[usize]) -> Vec<SolvedAt> {
     let mut out = Vec::with_capacity(test.len());
+    agent.will_evaluate(test);
     for &task in test {
         agent.start_task(sim, task);
         let mut attempts = Attempts::default();

@@ -336,6 +336,7 @@ pub mod dqn {
         setup: Setup,
         fold: u32,
         action_seed: u64,
+        rank_threads: usize,
     ) -> Result<Box<dyn Agent>> {
         // The model is named by the actions it trained on, not by those it ranks.
         let actions = ctx.actions.len();
@@ -362,9 +363,13 @@ pub mod dqn {
             members.push(agent);
         }
         Ok(if members.len() == 1 {
-            Box::new(members.remove(0))
+            let mut agent = members.remove(0);
+            agent.rank_on(rank_threads);
+            Box::new(agent)
         } else {
-            Box::new(DqnEnsemble::new(members))
+            let mut ensemble = DqnEnsemble::new(members);
+            ensemble.rank_on(rank_threads);
+            Box::new(ensemble)
         })
     }
 }
@@ -870,6 +875,12 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
             }
             _ => None,
         };
+        // DQN folds run one per thread; threads beyond the folds rank their test tasks.
+        #[cfg(feature = "dqn")]
+        let rank_threads = {
+            let threads = pool.current_num_threads().max(1);
+            (threads / threads.min(params.folds.len().max(1))).max(1)
+        };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
                 type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
@@ -904,6 +915,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                                     setup,
                                     fold,
                                     params.seed,
+                                    rank_threads,
                                 )?
                             }
                             #[cfg(not(feature = "dqn"))]
@@ -979,39 +991,17 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     })
 }
 
-/// `f` over `items` on `threads` plain threads (each takes the next item), results in `items`'
-/// order. A DQN runs its kernels in a one-thread pool of its own: from a rayon worker, waiting
-/// for that pool would let the worker start the next fold meanwhile, so every fold would train at
-/// once whatever `--threads` says; plain threads just wait.
+/// `f` over the folds on `threads` plain threads (see [`agents::dqn::train::on_plain_threads`]),
+/// results in the folds' order.
 #[cfg(feature = "dqn")]
 fn on_plain_threads<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     f: impl Fn(&T) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<Result<R>>>> =
-        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, items.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                if let Ok(mut slot) = slots[i].lock() {
-                    *slot = Some(r);
-                }
-            });
-        }
-    });
-    slots
+    agents::dqn::train::on_plain_threads(items, threads, f)
         .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(anyhow::anyhow!("a fold's worker thread failed")))
-        })
+        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a fold's worker thread failed"))))
         .collect()
 }
 

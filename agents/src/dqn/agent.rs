@@ -70,6 +70,7 @@ pub struct Dqn {
     task: usize,
     proposals: Proposals,
     tried_now: Vec<(usize, Status)>,
+    ahead: RankAhead,
 }
 
 impl Dqn {
@@ -96,6 +97,7 @@ impl Dqn {
             task: 0,
             proposals: Proposals::default(),
             tried_now: Vec::new(),
+            ahead: RankAhead::default(),
         }
     }
 
@@ -176,29 +178,23 @@ impl Dqn {
     /// `mirror_ranking`, the mean of the logits of the scene and of the mirrored scene (with
     /// the mirrored actions), so the score of a mirrored task is the same, bit for bit.
     pub fn scores(&self, task: usize) -> Vec<f32> {
-        let Some(scorer) = &self.scorer else {
-            return vec![0.0; self.ctx.ranked];
-        };
-        let view = |mirrored: bool| {
-            let mut planes = Vec::new();
-            self.ctx.obs.push_planes(task, mirrored, &mut planes);
-            let actions = if mirrored {
-                &self.ctx.flat_ranked_mirrored
-            } else {
-                &self.ctx.flat_ranked
-            };
-            self.on_one_thread(|| scorer.score(&planes, actions))
-        };
-        let plain = view(false);
-        if !self.config.mirror_ranking {
-            return plain;
+        let ranker = self.ranker();
+        self.on_one_thread(|| ranker.scores(task))
+    }
+
+    fn ranker(&self) -> Ranker<'_> {
+        Ranker {
+            scorer: self.scorer.as_ref(),
+            ctx: &self.ctx,
+            mirror: self.config.mirror_ranking,
         }
-        plain
-            .iter()
-            .zip(view(true))
-            // a + b is commutative in IEEE arithmetic: the mean does not depend on the view.
-            .map(|(&a, b)| (a + b) * 0.5)
-            .collect()
+    }
+
+    /// Rank test tasks on `threads` threads at once (DQN only: DQN-O's network changes from task
+    /// to task). Each task is still ranked on one thread, so its scores and the results are the
+    /// same, bit for bit, whatever `threads` is.
+    pub fn rank_on(&mut self, threads: usize) {
+        self.ahead.threads = threads;
     }
 
     /// A test task begins: its attempts are collected for DQN-O's update at its end.
@@ -219,6 +215,107 @@ impl Dqn {
             Some(t) => self.on_one_thread(|| super::model::tensors(t.net())),
             None => Vec::new(),
         }
+    }
+}
+
+/// What ranking a task needs from a fitted DQN (all `Sync`, so tasks can be ranked on several
+/// threads). Its kernels run on the calling thread's rayon pool: callers pin it to one thread.
+struct Ranker<'a> {
+    scorer: Option<&'a Scorer>,
+    ctx: &'a DqnContext,
+    mirror: bool,
+}
+
+impl Ranker<'_> {
+    fn scores(&self, task: usize) -> Vec<f32> {
+        let Some(scorer) = self.scorer else {
+            return vec![0.0; self.ctx.ranked];
+        };
+        let view = |mirrored: bool| {
+            let mut planes = Vec::new();
+            self.ctx.obs.push_planes(task, mirrored, &mut planes);
+            let actions = if mirrored {
+                &self.ctx.flat_ranked_mirrored
+            } else {
+                &self.ctx.flat_ranked
+            };
+            scorer.score(&planes, actions)
+        };
+        let plain = view(false);
+        if !self.mirror {
+            return plain;
+        }
+        plain
+            .iter()
+            .zip(view(true))
+            // a + b is commutative in IEEE arithmetic: the mean does not depend on the view.
+            .map(|(&a, b)| (a + b) * 0.5)
+            .collect()
+    }
+}
+
+/// The mean logit of an ensemble's members, summed in member order so the rounding is fixed.
+fn mean_scores(members: &[Ranker<'_>], task: usize) -> Vec<f32> {
+    let mut sum = members[0].scores(task);
+    for m in &members[1..] {
+        for (s, v) in sum.iter_mut().zip(m.scores(task)) {
+            *s += v;
+        }
+    }
+    let n = members.len() as f32;
+    sum.iter().map(|s| s / n).collect()
+}
+
+/// Test tasks ranked ahead of their turn, several at once, for an agent whose scores depend
+/// only on its trained network. Tasks are ranked a chunk at a time (a few per thread), so the
+/// scores held at once stay small whatever the number of tasks.
+#[derive(Default)]
+struct RankAhead {
+    /// At most 1: rank each task at its turn.
+    threads: usize,
+    /// The test tasks in evaluation order; `plan[next..]` are not ranked yet.
+    plan: Vec<usize>,
+    next: usize,
+    ready: Vec<(usize, Vec<f32>)>,
+}
+
+/// Tasks per thread in one chunk: enough to even out the threads' finishing times.
+const TASKS_PER_THREAD: usize = 4;
+
+impl RankAhead {
+    fn plan(&mut self, tasks: &[usize]) {
+        self.plan = if self.threads > 1 {
+            tasks.to_vec()
+        } else {
+            Vec::new()
+        };
+        self.next = 0;
+        self.ready.clear();
+    }
+
+    /// `task`'s scores if they are or can be ranked ahead: when `task` is the next planned one,
+    /// the next chunk of planned tasks is ranked by `score` on `threads` threads, each task on
+    /// a one-thread kernel pool. `None` for a task out of plan (the caller ranks it itself).
+    fn take(&mut self, task: usize, score: impl Fn(usize) -> Vec<f32> + Sync) -> Option<Vec<f32>> {
+        if let Some(i) = self.ready.iter().position(|(t, _)| *t == task) {
+            return Some(self.ready.swap_remove(i).1);
+        }
+        if self.plan.get(self.next) != Some(&task) {
+            return None;
+        }
+        let end = (self.next + self.threads * TASKS_PER_THREAD).min(self.plan.len());
+        let chunk = &self.plan[self.next..end];
+        let scores = train::on_plain_threads(chunk, self.threads, |&t| {
+            train::single_threaded(|| score(t))
+        });
+        self.ready = chunk
+            .iter()
+            .zip(scores)
+            .filter_map(|(&t, s)| Some((t, s?)))
+            .collect();
+        self.next = end;
+        let i = self.ready.iter().position(|(t, _)| *t == task)?;
+        Some(self.ready.swap_remove(i).1)
     }
 }
 
@@ -249,6 +346,7 @@ impl Proposals {
 pub struct DqnEnsemble {
     members: Vec<Dqn>,
     proposals: Proposals,
+    ahead: RankAhead,
 }
 
 impl DqnEnsemble {
@@ -258,19 +356,19 @@ impl DqnEnsemble {
         DqnEnsemble {
             members,
             proposals: Proposals::default(),
+            ahead: RankAhead::default(),
         }
     }
 
     /// The mean logit of the members for every ranked action on task `task`.
     pub fn scores(&self, task: usize) -> Vec<f32> {
-        let mut sum = self.members[0].scores(task);
-        for m in &self.members[1..] {
-            for (s, v) in sum.iter_mut().zip(m.scores(task)) {
-                *s += v;
-            }
-        }
-        let n = self.members.len() as f32;
-        sum.iter().map(|s| s / n).collect()
+        let members: Vec<Ranker<'_>> = self.members.iter().map(Dqn::ranker).collect();
+        train::single_threaded(|| mean_scores(&members, task))
+    }
+
+    /// Rank test tasks on `threads` threads at once (as [`Dqn::rank_on`]; not for DQN-O).
+    pub fn rank_on(&mut self, threads: usize) {
+        self.ahead.threads = threads;
     }
 }
 
@@ -285,8 +383,18 @@ impl Agent for DqnEnsemble {
         }
     }
 
+    fn will_evaluate(&mut self, tasks: &[usize]) {
+        if !self.members.iter().any(|m| m.online) {
+            self.ahead.plan(tasks);
+        }
+    }
+
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
-        self.proposals = Proposals::by_score(&self.scores(task));
+        let members: Vec<Ranker<'_>> = self.members.iter().map(Dqn::ranker).collect();
+        let ahead = self.ahead.take(task, |t| mean_scores(&members, t));
+        drop(members);
+        let scores = ahead.unwrap_or_else(|| self.scores(task));
+        self.proposals = Proposals::by_score(&scores);
         for m in &mut self.members {
             m.begin_task(task);
         }
@@ -326,8 +434,24 @@ impl Agent for Dqn {
         let _ = self.fit(sim, train, None, "");
     }
 
+    fn will_evaluate(&mut self, tasks: &[usize]) {
+        if !self.online {
+            self.ahead.plan(tasks);
+        }
+    }
+
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
-        self.proposals = Proposals::by_score(&self.scores(task));
+        // Built from the fields (not `self.ranker()`) so that `self.ahead` can be borrowed apart.
+        let ranker = Ranker {
+            scorer: self.scorer.as_ref(),
+            ctx: &self.ctx,
+            mirror: self.config.mirror_ranking,
+        };
+        let scores = match self.ahead.take(task, |t| ranker.scores(t)) {
+            Some(s) => s,
+            None => self.scores(task),
+        };
+        self.proposals = Proposals::by_score(&scores);
         self.begin_task(task);
     }
 

@@ -834,3 +834,92 @@ fn a_shape_that_cannot_be_built_is_refused_with_its_field() {
     assert!(err.contains("residual blocks"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every proposal of `agent` on `tasks`, started in `order` after it was told `tasks`; each
+/// proposal's status is observed and each task ended (so DQN-O learns as it goes).
+fn proposals_of(
+    agent: &mut dyn Agent,
+    table: &StatusTable,
+    tasks: &[usize],
+    order: &[usize],
+) -> Vec<Vec<usize>> {
+    use crate::protocol::Simulator;
+    agent.will_evaluate(tasks);
+    order
+        .iter()
+        .map(|&t| {
+            agent.start_task(table, t);
+            let mut proposed = Vec::new();
+            let mut solved = false;
+            while let Some(a) = agent.propose() {
+                let status = table.status(t, a);
+                solved |= status == Status::Solved;
+                agent.observe(a, status);
+                proposed.push(a);
+            }
+            agent.end_task(solved);
+            proposed
+        })
+        .collect()
+}
+
+#[test]
+fn ranking_tasks_ahead_on_several_threads_proposes_what_one_thread_does() {
+    let member = |seed: u64, online: bool, threads: usize| {
+        let (ctx, table) = synthetic(6, 64);
+        let mut d = Dqn::new(
+            Arc::new(ctx),
+            tiny_grouped_config(seed, 20),
+            online,
+            Arc::new(NoProgress),
+        );
+        d.train(&table, &[0, 1, 2], &[]);
+        d.rank_on(threads);
+        (d, table)
+    };
+    let tasks = [3, 4, 5, 0, 1, 2];
+    let (mut one, table) = member(1, false, 1);
+    let expected = proposals_of(&mut one, &table, &tasks, &tasks);
+    assert_eq!(expected[0].len(), 64, "every ranked action is proposed");
+    assert_ne!(expected[0], expected[1], "two tasks, one order");
+    for threads in [2, 3, 8] {
+        let (mut ahead, _) = member(1, false, threads);
+        assert_eq!(
+            proposals_of(&mut ahead, &table, &tasks, &tasks),
+            expected,
+            "{threads} threads"
+        );
+    }
+    // A task started out of plan is ranked at its turn, and the plan goes on.
+    let (mut ahead, _) = member(1, false, 3);
+    let shuffled = [5, 3, 4, 0, 2, 1];
+    let by_task = |p: Vec<Vec<usize>>, order: &[usize]| {
+        let mut v: Vec<(usize, Vec<usize>)> = order.iter().copied().zip(p).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        by_task(
+            proposals_of(&mut ahead, &table, &tasks, &shuffled),
+            &shuffled
+        ),
+        by_task(expected.clone(), &tasks)
+    );
+    // An ensemble ranked ahead proposes as one ranked at each turn.
+    let ensemble = |threads: usize| {
+        let mut e = super::DqnEnsemble::new(vec![member(1, false, 1).0, member(2, false, 1).0]);
+        e.rank_on(threads);
+        proposals_of(&mut e, &table, &tasks, &tasks)
+    };
+    let together = ensemble(1);
+    assert_ne!(together, expected, "the ensemble is not its first member");
+    assert_eq!(ensemble(3), together);
+    // DQN-O's network changes after each task: told to rank ahead, it still ranks at each turn.
+    let online = |threads: usize| {
+        let (mut d, _) = member(1, true, threads);
+        (proposals_of(&mut d, &table, &tasks, &tasks), d.scores(5))
+    };
+    let (online_one, online_scores) = online(1);
+    assert_ne!(online_one, expected, "DQN-O learned nothing");
+    assert_eq!(online(4), (online_one, online_scores));
+}

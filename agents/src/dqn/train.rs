@@ -44,6 +44,36 @@ pub fn single_threaded<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// `f` over `items` on up to `threads` plain threads (each takes the next item), results in
+/// `items`' order. Plain threads, not a rayon pool: a rayon worker waiting on a DQN's one-thread
+/// kernel pool would start the next item meanwhile, so every item would run at once whatever
+/// `threads` says; plain threads just wait. A worker that panics leaves `None` in its slot.
+pub fn on_plain_threads<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| m.into_inner().ok().flatten())
+        .collect()
+}
+
 /// Statistics of a finished training run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TrainSummary {

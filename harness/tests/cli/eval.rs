@@ -231,6 +231,14 @@ fn dqn_models_are_saved_and_loaded() {
         results(&second),
         "the loaded model ranks alike"
     );
+    // One fold on several threads ranks its test tasks on all of them: the same results as on one.
+    for threads in ["1", "3"] {
+        let out = p(&format!("t{threads}.csv"));
+        let mut on = vec!["--threads".to_string(), threads.to_string()];
+        on.extend(args("dqn", "3", &out));
+        run_ok(on);
+        assert_eq!(results(&out), results(&first), "{threads} threads");
+    }
     assert!(run_fails(args("dqn", "4", &p("c.csv"))).contains("another configuration"));
     // DQN-O loads the same model whatever its online settings; with no online update it ranks
     // every task as DQN does.
