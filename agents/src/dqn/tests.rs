@@ -619,19 +619,22 @@ fn mirror_training_changes_the_model_and_mirror_ranking_scores_both_views() {
     assert!(d_one > 1e-2, "one view scores like both ({d_one})");
 }
 
+/// A grouped-batch DQN (or DQN-O) of seed `seed`, 20 updates on tasks 0–2 of `synthetic(6, 64)`.
+fn small_member(seed: u64, online: bool) -> (Dqn, StatusTable) {
+    let (ctx, table) = synthetic(6, 64);
+    let mut d = Dqn::new(
+        Arc::new(ctx),
+        tiny_grouped_config(seed, 20),
+        online,
+        Arc::new(NoProgress),
+    );
+    d.train(&table, &[0, 1, 2], &[]);
+    (d, table)
+}
+
 #[test]
 fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
-    let member = |seed: u64, online: bool| {
-        let (ctx, table) = synthetic(6, 64);
-        let mut d = Dqn::new(
-            Arc::new(ctx),
-            tiny_grouped_config(seed, 20),
-            online,
-            Arc::new(NoProgress),
-        );
-        d.train(&table, &[0, 1, 2], &[]);
-        (d, table)
-    };
+    let member = small_member;
     let (a, table) = member(1, false);
     let (b, _) = member(2, false);
     let (sa, sb) = (a.scores(4), b.scores(4));
@@ -866,14 +869,7 @@ fn proposals_of(
 #[test]
 fn ranking_tasks_ahead_on_several_threads_proposes_what_one_thread_does() {
     let member = |seed: u64, online: bool, threads: usize| {
-        let (ctx, table) = synthetic(6, 64);
-        let mut d = Dqn::new(
-            Arc::new(ctx),
-            tiny_grouped_config(seed, 20),
-            online,
-            Arc::new(NoProgress),
-        );
-        d.train(&table, &[0, 1, 2], &[]);
+        let (mut d, table) = small_member(seed, online);
         d.rank_on(threads);
         (d, table)
     };
