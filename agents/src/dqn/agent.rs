@@ -271,7 +271,7 @@ fn mean_scores(members: &[Ranker<'_>], task: usize) -> Vec<f32> {
 /// scores held at once stay small whatever the number of tasks.
 #[derive(Default)]
 struct RankAhead {
-    /// At most 1: rank each task at its turn.
+    /// Threads to rank on; 0 or 1 ranks each task at its turn, on the agent's own pool.
     threads: usize,
     /// The test tasks in evaluation order; `plan[next..]` are not ranked yet.
     plan: Vec<usize>,
