@@ -363,7 +363,7 @@ impl DqnEnsemble {
     /// The mean logit of the members for every ranked action on task `task`.
     pub fn scores(&self, task: usize) -> Vec<f32> {
         let members: Vec<Ranker<'_>> = self.members.iter().map(Dqn::ranker).collect();
-        train::single_threaded(|| mean_scores(&members, task))
+        self.members[0].on_one_thread(|| mean_scores(&members, task))
     }
 
     /// Rank test tasks on `threads` threads at once (as [`Dqn::rank_on`]; not for DQN-O).
@@ -391,9 +391,10 @@ impl Agent for DqnEnsemble {
 
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
         let members: Vec<Ranker<'_>> = self.members.iter().map(Dqn::ranker).collect();
-        let ahead = self.ahead.take(task, |t| mean_scores(&members, t));
-        drop(members);
-        let scores = ahead.unwrap_or_else(|| self.scores(task));
+        let scores = match self.ahead.take(task, |t| mean_scores(&members, t)) {
+            Some(s) => s,
+            None => self.members[0].on_one_thread(|| mean_scores(&members, task)),
+        };
         self.proposals = Proposals::by_score(&scores);
         for m in &mut self.members {
             m.begin_task(task);
@@ -449,7 +450,7 @@ impl Agent for Dqn {
         };
         let scores = match self.ahead.take(task, |t| ranker.scores(t)) {
             Some(s) => s,
-            None => self.scores(task),
+            None => self.on_one_thread(|| ranker.scores(task)),
         };
         self.proposals = Proposals::by_score(&scores);
         self.begin_task(task);
