@@ -44,19 +44,27 @@ fn clap_error(e: clap::Error) -> ExitCode {
         }
         _ => {
             let text = e.to_string();
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("invalid command line");
+            let mut lines = text.lines().map(str::trim).skip_while(|l| l.is_empty());
+            let first = lines.next().unwrap_or("invalid command line");
             let first = first.strip_prefix("error: ").unwrap_or(first);
+            // "the following required arguments were not provided:" lists them on the lines
+            // after it, up to a blank line: name them on the same line.
+            let listed = if first.ends_with(':') {
+                let names: Vec<&str> = lines.take_while(|l| !l.is_empty()).collect();
+                format!(" {}", names.join(", "))
+            } else {
+                String::new()
+            };
             // A bad value of a typed option: say which values it takes, on the same line.
             let values = text
                 .lines()
                 .map(str::trim)
                 .find(|l| l.starts_with("[possible values:"))
                 .map_or(String::new(), |l| format!(" {l}"));
-            eprintln!("rephyre: error: {}{values} (see --help)", one_line(first));
+            eprintln!(
+                "rephyre: error: {}{listed}{values} (see --help)",
+                one_line(first)
+            );
             ExitCode::from(FAILURE)
         }
     }
