@@ -62,7 +62,7 @@ pub enum Command {
     Parity(ParityArgs),
     /// Evaluate agents (RAND, MEM, MEM-O, OPTIMAL, DQN, DQN-O) on setups and folds: AUCCESS, success@10.
     #[command(after_help = EVAL_EXAMPLES)]
-    Eval(EvalArgs),
+    Eval(Box<EvalArgs>),
     /// One-sided Wilcoxon signed-rank test: is agent A better than B over paired folds?
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
@@ -190,13 +190,16 @@ EXAMPLES:
   rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
   rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
   rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 1000 --cache table --models models --out dqn.csv
+  rephyre eval --agent dqn --setup ball_within_template --cache table --models models --out dqn.csv --checkpoint dqn.ckpt --resume
 
 The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
 like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
 on a task). The status of every (task, action) pair of the tier is computed once (parallel, resumable with
 --cache) and shared by every agent, setup and fold. DQN and DQN-O train on the training tasks'
 rows of that table, per fold (`--dqn-profile cpu`: minutes per fold on 2 cores; `paper`: the
-paper's network and 100,000 updates); `--agent all` is the four untrained baselines.";
+paper's network and 100,000 updates); `--agent all` is the four untrained baselines. With
+--checkpoint FILE every finished (agent, setup, fold) is saved as it finishes; --resume runs only
+the ones FILE lacks.";
 
 const COMPARE_EXAMPLES: &str = "\
 EXAMPLES:
@@ -244,6 +247,16 @@ pub struct EvalArgs {
     /// Per-fold results (CSV); with --shard, the shard's part file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Save every finished (agent, setup, fold) to FILE the moment it finishes (the outcome
+    /// table has --cache, DQN models --models), so that a stopped run loses none of them.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Take the (agent, setup, fold) results --checkpoint holds instead of running them again
+    /// (a missing file starts afresh; a file of other options is refused). The outputs are
+    /// those of one uninterrupted run, but for the restored rows' `seconds`, which are the
+    /// time they took when they ran.
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
     /// Compute only part K of N of the outcome tables (not the agents) and write it to --out
     /// (--cache FILE is then the shard's checkpoint); `rephyre merge PARTS --out CACHE` makes the
     /// cache that `rephyre eval --cache CACHE` evaluates from.

@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tasks::{Setup, Task, TaskSet, Tier};
 
+mod checkpoint;
+use checkpoint::{ResultsCheckpoint, Unit};
+
 /// The paper's Table 1 AUCCESS (B cross, B within, 2B cross, 2B within) for comparison.
 const PAPER: [(&str, [Option<f64>; 4]); 5] = [
     ("RAND", [Some(13.0), Some(13.7), Some(2.6), Some(3.6)]),
@@ -238,6 +241,27 @@ pub mod dqn {
                 );
             }
             Ok(())
+        }
+
+        /// Everything of these parameters that a DQN's results depend on (what the models
+        /// directory and progress bar do not change), for `eval --checkpoint`.
+        pub(super) fn fingerprint(&self) -> Result<String> {
+            let mut text = String::new();
+            for setup in Setup::ALL {
+                write!(
+                    text,
+                    "{setup}: {} ",
+                    serde_json::to_string(&self.config(setup))?
+                )?;
+            }
+            write!(
+                text,
+                "ensemble {} train_actions {:?} compute {:?}",
+                self.ensemble,
+                self.train_actions,
+                agents::dqn::compute()
+            )?;
+            Ok(text)
         }
 
         /// How many actions of the set the DQNs train on when the agents rank `ranked`.
@@ -538,6 +562,10 @@ pub struct Params {
     pub seed: u64,
     /// The outcome tables are checkpointed to `cache.<tier>.ckpt` and resumed from it.
     pub cache: Option<PathBuf>,
+    /// Every finished (agent, setup, fold) is saved here as it finishes.
+    pub checkpoint: Option<PathBuf>,
+    /// Take the (agent, setup, fold) results `checkpoint` holds instead of running them again.
+    pub resume: bool,
     /// How DQN and DQN-O train (`None`: they cannot be among `agents`).
     #[cfg(feature = "dqn")]
     pub dqn: Option<dqn::DqnParams>,
@@ -567,6 +595,8 @@ pub struct Report {
     /// Every evaluated task of every (setup, agent, fold), in the results' order, each fold's
     /// tasks in id order.
     pub tasks: Vec<TaskResult>,
+    /// How many of the (setup, agent, fold) results were taken from the checkpoint.
+    pub restored: usize,
 }
 
 /// How one agent did on one evaluated task.
@@ -809,6 +839,28 @@ fn table_columns(params: &Params) -> Result<usize> {
     Ok(params.actions)
 }
 
+/// What an evaluation's (agent, setup, fold) results depend on besides the agent, setup and
+/// fold: a checkpoint serves only a run of the same fingerprint.
+fn results_fingerprint(set: &TaskSet, params: &Params) -> Result<String> {
+    let all: Vec<&Task> = set.tasks().iter().collect();
+    #[cfg(feature = "dqn")]
+    let dqn = match &params.dqn {
+        Some(p) => p.fingerprint()?,
+        None => "none".to_string(),
+    };
+    #[cfg(not(feature = "dqn"))]
+    let dqn = "none";
+    Ok(format!(
+        "eval-results-1 rephyre-{} split {} actions {} seed {} tasks {} dqn {}",
+        env!("CARGO_PKG_VERSION"),
+        params.split.name(),
+        params.actions,
+        params.seed,
+        tasks_fingerprint(&all)?,
+        dqn
+    ))
+}
+
 /// Evaluate every agent on every setup and fold of `params` (the agents run in parallel over the
 /// folds on `cfg.threads` workers; the outcome tables on the runner).
 pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
@@ -821,6 +873,15 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
     let mut tables = Vec::new();
     let mut task_results = Vec::new();
+    let mut restored = 0;
+    let checkpoint = match &params.checkpoint {
+        Some(path) => Some(ResultsCheckpoint::open(
+            path,
+            results_fingerprint(set, params)?,
+            params.resume,
+        )?),
+        None => None,
+    };
     for tier in table_tiers(&params.setups) {
         let tier_tasks: Vec<&Task> = set.tier(tier).collect();
         if tier_tasks.is_empty() {
@@ -868,32 +929,94 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
             seconds: started.elapsed().as_secs_f64(),
         });
         let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
+        // Built at the first DQN fold to run (none when every DQN fold is restored).
         #[cfg(feature = "dqn")]
-        let dqn_context = match &params.dqn {
-            Some(p) if params.agents.iter().any(|k| k.is_dqn()) => {
-                Some(dqn::context(&tier_tasks, &action_set, params.actions, p)?)
-            }
-            _ => None,
-        };
-        // DQN folds run one per thread; threads beyond the folds rank their test tasks.
-        #[cfg(feature = "dqn")]
-        let rank_threads = {
-            let threads = pool.current_num_threads().max(1);
-            (threads / threads.min(params.folds.len().max(1))).max(1)
-        };
+        let mut dqn_context: Option<std::sync::Arc<agents::dqn::DqnContext>> = None;
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
-                type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
-                let run_fold = |&fold: &u32| -> Result<FoldRun> {
+                let kind_key = format!("{kind:?}");
+                let setup_name = setup.to_string();
+                // The fold's evaluated tasks (indices into the tier's tasks), and the training
+                // and dev tasks the agent learns from.
+                let fold_tasks = |fold: u32| -> Result<[Vec<usize>; 3]> {
                     let split = tasks::folds::split_tasks(set, setup, fold)?;
                     let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
                         v.iter().filter_map(&index_of).collect()
                     };
                     let (train, dev, test) = (ids(&split.train), ids(&split.dev), ids(&split.test));
-                    let evaluated = match params.split {
-                        EvalSplit::Dev => &dev,
-                        EvalSplit::Test => &test,
-                    };
+                    Ok(match params.split {
+                        EvalSplit::Dev => [dev.clone(), train, dev],
+                        EvalSplit::Test => [test, train, dev],
+                    })
+                };
+                let fold_result = |fold: u32,
+                                   agent: String,
+                                   tuned: String,
+                                   seconds: f64,
+                                   solved: &[SolvedAt],
+                                   evaluated: usize| FoldResult {
+                    agent,
+                    setup: setup_name.clone(),
+                    fold,
+                    split: params.split.name().to_string(),
+                    tasks: evaluated,
+                    auccess: auccess(solved, MAX_ATTEMPTS),
+                    success_at_10: success_at(solved, 10),
+                    seconds,
+                    actions: params.actions,
+                    tuned,
+                };
+                type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
+                let mut done: Vec<(u32, FoldRun)> = Vec::new();
+                let mut pending: Vec<u32> = Vec::new();
+                for &fold in &params.folds {
+                    match checkpoint
+                        .as_ref()
+                        .and_then(|c| c.finished(&kind_key, &setup_name, fold))
+                    {
+                        Some(u) => {
+                            let [evaluated, _, _] = fold_tasks(fold)?;
+                            if u.solved.len() != evaluated.len() {
+                                bail!(
+                                    "corrupt checkpoint: {kind_key} {setup_name} fold {fold} holds {} tasks, the split {}",
+                                    u.solved.len(),
+                                    evaluated.len()
+                                );
+                            }
+                            let r = fold_result(
+                                fold,
+                                u.agent,
+                                u.tuned,
+                                u.seconds,
+                                &u.solved,
+                                evaluated.len(),
+                            );
+                            restored += 1;
+                            done.push((fold, (r, u.solved, evaluated)));
+                        }
+                        None => pending.push(fold),
+                    }
+                }
+                #[cfg(feature = "dqn")]
+                let dqn_context = match (&params.dqn, kind.is_dqn() && !pending.is_empty()) {
+                    (Some(p), true) => Some(match &dqn_context {
+                        Some(c) => c.clone(),
+                        None => {
+                            let c = dqn::context(&tier_tasks, &action_set, params.actions, p)?;
+                            dqn_context = Some(c.clone());
+                            c
+                        }
+                    }),
+                    _ => None,
+                };
+                // DQN folds run one per thread; threads beyond the folds rank their test tasks.
+                #[cfg(feature = "dqn")]
+                let rank_threads = {
+                    let threads = pool.current_num_threads().max(1);
+                    (threads / threads.min(pending.len().max(1))).max(1)
+                };
+                let run_fold = |&fold: &u32| -> Result<FoldRun> {
+                    let [evaluated, train, dev] = fold_tasks(fold)?;
                     let t0 = Instant::now();
                     let mut agent: Box<dyn Agent> =
                         match kind.make(setup, params.actions, params.seed) {
@@ -921,44 +1044,37 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
                             #[cfg(not(feature = "dqn"))]
                             None => bail!("{kind:?} needs the `dqn` feature"),
                         };
-                    let solved = evaluate(agent.as_mut(), &table, evaluated);
-                    Ok((
-                        FoldResult {
-                            agent: agent.name().to_string(),
-                            setup: setup.to_string(),
+                    let solved = evaluate(agent.as_mut(), &table, &evaluated);
+                    let seconds = t0.elapsed().as_secs_f64();
+                    let (name, tuned) = (agent.name().to_string(), agent.tuned());
+                    if let Some(c) = &checkpoint {
+                        c.record(Unit {
+                            kind: kind_key.clone(),
+                            setup: setup_name.clone(),
                             fold,
-                            split: params.split.name().to_string(),
-                            tasks: evaluated.len(),
-                            auccess: auccess(&solved, MAX_ATTEMPTS),
-                            success_at_10: success_at(&solved, 10),
-                            seconds: t0.elapsed().as_secs_f64(),
-                            actions: params.actions,
-                            tuned: agent.tuned(),
-                        },
-                        solved,
-                        evaluated.clone(),
-                    ))
+                            agent: name.clone(),
+                            tuned: tuned.clone(),
+                            seconds,
+                            solved: solved.clone(),
+                        })?;
+                    }
+                    let r = fold_result(fold, name, tuned, seconds, &solved, evaluated.len());
+                    Ok((r, solved, evaluated))
+                };
+                let on_pool = || -> Result<Vec<FoldRun>> {
+                    pool.install(|| pending.par_iter().map(run_fold).collect())
                 };
                 #[cfg(feature = "dqn")]
-                let per_fold: Vec<FoldRun> = if kind.is_dqn() {
-                    on_plain_threads(&params.folds, pool.current_num_threads(), run_fold)?
+                let ran: Vec<FoldRun> = if kind.is_dqn() {
+                    on_plain_threads(&pending, pool.current_num_threads(), run_fold)?
                 } else {
-                    pool.install(|| {
-                        params
-                            .folds
-                            .par_iter()
-                            .map(run_fold)
-                            .collect::<Result<Vec<_>>>()
-                    })?
+                    on_pool()?
                 };
                 #[cfg(not(feature = "dqn"))]
-                let per_fold: Vec<FoldRun> = pool.install(|| {
-                    params
-                        .folds
-                        .par_iter()
-                        .map(run_fold)
-                        .collect::<Result<Vec<_>>>()
-                })?;
+                let ran: Vec<FoldRun> = on_pool()?;
+                done.extend(pending.iter().copied().zip(ran));
+                done.sort_by_key(|(fold, _)| *fold);
+                let per_fold: Vec<FoldRun> = done.into_iter().map(|(_, r)| r).collect();
                 let all_solved: Vec<SolvedAt> = per_fold
                     .iter()
                     .flat_map(|(_, s, _)| s.iter().copied())
@@ -988,6 +1104,7 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         curves,
         tables,
         tasks: task_results,
+        restored,
     })
 }
 

@@ -25,7 +25,7 @@ mod tests;
 
 pub use agent::{Dqn, DqnContext, DqnEnsemble};
 pub use data::{Example, Observations, Pools};
-pub use model::{use_compute, Compute, NetConfig, ShapeError};
+pub use model::{compute, use_compute, Compute, NetConfig, ShapeError};
 pub use train::{NoProgress, TrainProgress, TrainSummary};
 
 use serde::{Deserialize, Serialize};

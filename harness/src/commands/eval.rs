@@ -59,6 +59,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         actions: a.actions,
         seed: a.seed,
         cache: a.cache.clone(),
+        checkpoint: a.checkpoint.clone(),
+        resume: a.resume,
         dqn: Some(DqnParams {
             profile: match a.dqn_profile {
                 DqnProfileChoice::Cpu => Profile::Cpu,
@@ -111,6 +113,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     }
     for p in [
         Some(a.out.as_path()),
+        a.checkpoint.as_deref(),
         a.table.as_deref(),
         a.plot.as_deref(),
         a.per_task.as_deref(),
@@ -121,6 +124,14 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         check_writable(p)?;
     }
     let report = studies::evaluation::run(set, &params, &ctx.run_config_plain())?;
+    if let (Some(path), 1..) = (&a.checkpoint, report.restored) {
+        eprintln!(
+            "resumed: {} of the {} (agent, setup, fold) results taken from {}",
+            report.restored,
+            report.results.len(),
+            path.display()
+        );
+    }
     for t in &report.tables {
         // The original's set is invalid on 27 % (ball) / 50 % (two balls) of pairs (SPEC §9).
         eprintln!(
@@ -159,6 +170,9 @@ fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result
         ("--plot", a.plot.is_some()),
         ("--per-task", a.per_task.is_some()),
     ])?;
+    if a.checkpoint.is_some() {
+        bail!("--checkpoint saves the agents' results; a --shard run computes only outcome tables (its checkpoint is --cache)");
+    }
     check_writable(&a.out)?;
     if let Some(c) = &a.cache {
         check_writable(c)?;

@@ -33,7 +33,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::RandomCurve(a) => random_curve::run(&ctx, a),
         Command::Bench(a) => bench::run(&ctx, a),
         Command::Parity(a) => parity::run(&ctx, a),
-        Command::Eval(a) => eval::run(&ctx, a),
+        Command::Eval(a) => eval::run(&ctx, *a),
         Command::Compare(a) => eval::compare(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),

@@ -239,6 +239,32 @@ fn dqn_models_are_saved_and_loaded() {
         run_ok(on);
         assert_eq!(results(&out), results(&first), "{threads} threads");
     }
+    // A DQN fold an eval checkpoint holds is taken from it when resumed (no model is loaded:
+    // a models directory emptied in between is left empty); other DQN options are refused.
+    let ck = p("eval.ckpt");
+    let with_ckpt = |out: &str, extra: &[&str]| {
+        let mut a = args("dqn", "3", &p(out));
+        a.extend(["--checkpoint", s(&ck)].map(String::from));
+        a.extend(extra.iter().map(|x| x.to_string()));
+        a
+    };
+    run_ok(with_ckpt("k1.csv", &[]));
+    let moved = p("models-moved");
+    std::fs::rename(&models, &moved).unwrap();
+    std::fs::create_dir(&models).unwrap();
+    let resumed = with_ckpt("k2.csv", &["--resume"]);
+    let o = crate::common::run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success() && err.contains("resumed: 1 of the 1"),
+        "{err}"
+    );
+    assert_eq!(results(&p("k2.csv")), results(&first));
+    assert_eq!(std::fs::read_dir(&models).unwrap().count(), 0);
+    std::fs::remove_dir(&models).unwrap();
+    std::fs::rename(&moved, &models).unwrap();
+    let other_seed = run_fails(with_ckpt("k3.csv", &["--resume", "--dqn-seed", "1"]));
+    assert!(other_seed.contains("different evaluation"), "{other_seed}");
     assert!(run_fails(args("dqn", "4", &p("c.csv"))).contains("another configuration"));
     // DQN-O loads the same model whatever its online settings; with no online update it ranks
     // every task as DQN does.
@@ -381,4 +407,104 @@ fn dqn_models_are_saved_and_loaded() {
         assert!(err.contains(says), "{flag} {value}: {err}");
         assert!(!p("x.csv").exists());
     }
+}
+
+/// `eval --checkpoint`: a run stopped after some folds resumes with only the others, and gives
+/// the results of one uninterrupted run; a checkpoint of other options is refused.
+#[test]
+fn a_stopped_evaluation_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let (cache, ckpt) = (p("table"), p("eval.ckpt"));
+    let eval = |folds: &str, name: &str, extra: &[&str]| -> std::process::Output {
+        let mut args = vec![
+            "eval",
+            "--agent",
+            "memo",
+            "--setup",
+            "ball_cross_template",
+            "--folds",
+            folds,
+            "--actions",
+            "4",
+            "--cache",
+            s(&cache),
+            "--out",
+        ];
+        let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
+        args.extend([s(&out), "--per-task", s(&tasks)]);
+        args.extend_from_slice(extra);
+        let o = crate::common::run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
+    let tasks = |name: &str| std::fs::read(p(&format!("{name}-tasks.csv"))).unwrap();
+    let without_seconds = |(header, rows): (Vec<String>, Vec<Vec<String>>)| {
+        let secs = col(&header, "seconds");
+        rows.into_iter()
+            .map(|mut r| {
+                r.remove(secs);
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    eval("0-2", "whole", &[]);
+    // A run of folds 0-2 stopped after fold 1 finished: its checkpoint holds fold 1 only.
+    eval("1", "part", &["--checkpoint", s(&ckpt)]);
+    let (h, part) = rows("part");
+    let fold1_seconds = part[0][col(&h, "seconds")].clone();
+    let o = eval("0-2", "resumed", &["--checkpoint", s(&ckpt), "--resume"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("resumed: 1 of the 3"), "{err}");
+    assert_eq!(
+        without_seconds(rows("resumed")),
+        without_seconds(rows("whole"))
+    );
+    assert_eq!(tasks("resumed"), tasks("whole"));
+    // Fold 1 was taken from the checkpoint, not run again: its time is the first run's.
+    let (h, resumed) = rows("resumed");
+    assert_eq!(resumed[1][col(&h, "fold")], "1");
+    assert_eq!(resumed[1][col(&h, "seconds")], fold1_seconds);
+    // Every fold is in the checkpoint now: a third run runs nothing and says so.
+    let o = eval("0-2", "again", &["--checkpoint", s(&ckpt), "--resume"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("resumed: 3 of the 3"));
+    assert_eq!(rows("again"), rows("resumed"));
+    // Without --resume the checkpoint starts afresh.
+    let o = eval("0", "fresh", &["--checkpoint", s(&ckpt)]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("resumed"));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ckpt).unwrap()).unwrap();
+    assert_eq!(saved["units"].as_array().unwrap().len(), 1);
+    // Another action set is another evaluation.
+    let other = fails(&[
+        "eval",
+        "--agent",
+        "memo",
+        "--setup",
+        "ball_cross_template",
+        "--folds",
+        "0",
+        "--actions",
+        "3",
+        "--cache",
+        s(&cache),
+        "--out",
+        s(&p("x.csv")),
+        "--checkpoint",
+        s(&ckpt),
+        "--resume",
+    ]);
+    assert!(other.contains("different evaluation"), "{other}");
+    assert!(fails(&["eval", "--resume", "--out", s(&p("x.csv"))]).contains("--checkpoint"));
+    let shard = fails(&[
+        "eval",
+        "--shard",
+        "1/2",
+        "--out",
+        s(&p("x.part")),
+        "--checkpoint",
+        s(&ckpt),
+    ]);
+    assert!(shard.contains("--cache"), "{shard}");
 }

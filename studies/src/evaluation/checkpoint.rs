@@ -1,0 +1,165 @@
+//! `eval --checkpoint`: every finished (agent, setup, fold) is saved the moment it finishes, so
+//! a stopped evaluation loses none of them, and `--resume` runs only the others.
+//!
+//! A unit keeps what cannot be recomputed cheaply: each evaluated task's solving attempt (from
+//! which AUCCESS and success@10 are computed again, exactly), the agent's name and dev-split
+//! choice, and the unit's wall time. The file is rewritten whole and atomically after each unit
+//! (a few hundred units at most, each a few KB), so a kill leaves either the old or the new file.
+
+use crate::files::write_atomic;
+use agents::auccess::SolvedAt;
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const FORMAT: &str = "rephyre-eval-checkpoint-1";
+
+/// One finished (agent, setup, fold).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Unit {
+    /// The agent kind's key ([`super::AgentKind`]'s `Debug`), not its display name.
+    pub kind: String,
+    pub setup: String,
+    pub fold: u32,
+    /// The agent's display name and what it chose on the dev split.
+    pub agent: String,
+    pub tuned: String,
+    /// Wall seconds the unit took when it ran.
+    pub seconds: f64,
+    /// The solving attempt of each evaluated task, in the order the fold's split lists them.
+    pub solved: Vec<SolvedAt>,
+}
+
+impl Unit {
+    fn key(&self) -> (&str, &str, u32) {
+        (&self.kind, &self.setup, self.fold)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct File {
+    format: String,
+    fingerprint: String,
+    units: Vec<Unit>,
+}
+
+/// The units of a checkpoint file, kept in key order, and where they are saved.
+pub(super) struct ResultsCheckpoint {
+    path: PathBuf,
+    fingerprint: String,
+    units: Mutex<Vec<Unit>>,
+}
+
+impl ResultsCheckpoint {
+    /// Start a checkpoint at `path` for a run of `fingerprint`: with `resume`, the units an
+    /// earlier run of the same fingerprint saved there (none when the file does not exist);
+    /// without, none (the file is replaced at the first finished unit).
+    pub fn open(path: &Path, fingerprint: String, resume: bool) -> Result<ResultsCheckpoint> {
+        let mut units = Vec::new();
+        if resume && path.exists() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+            let file: File = serde_json::from_str(&text)
+                .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
+            if file.format != FORMAT {
+                bail!(
+                    "checkpoint {} is not an eval checkpoint (format {:?})",
+                    path.display(),
+                    file.format
+                );
+            }
+            if file.fingerprint != fingerprint {
+                bail!(
+                    "checkpoint {} was written by a different evaluation (action set, split, tasks or DQN options differ)",
+                    path.display()
+                );
+            }
+            units = file.units;
+            units.sort_by(|a, b| a.key().cmp(&b.key()));
+            units.dedup_by(|a, b| a.key() == b.key());
+        }
+        Ok(ResultsCheckpoint {
+            path: path.to_path_buf(),
+            fingerprint,
+            units: Mutex::new(units),
+        })
+    }
+
+    /// The saved unit of (kind, setup, fold), if any.
+    pub fn finished(&self, kind: &str, setup: &str, fold: u32) -> Option<Unit> {
+        let units = self.units.lock().expect("no poisoning");
+        units
+            .binary_search_by(|u| u.key().cmp(&(kind, setup, fold)))
+            .ok()
+            .map(|i| units[i].clone())
+    }
+
+    /// Add a finished unit (replacing one of the same key) and save the file.
+    pub fn record(&self, unit: Unit) -> Result<()> {
+        let mut units = self.units.lock().expect("no poisoning");
+        match units.binary_search_by(|u| u.key().cmp(&unit.key())) {
+            Ok(i) => units[i] = unit,
+            Err(i) => units.insert(i, unit),
+        }
+        let file = File {
+            format: FORMAT.to_string(),
+            fingerprint: self.fingerprint.clone(),
+            units: units.clone(),
+        };
+        // Written while the lock is held, so two folds finishing together cannot save out of
+        // order.
+        write_atomic(&self.path, serde_json::to_string(&file)?.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(kind: &str, fold: u32, solved: Vec<SolvedAt>) -> Unit {
+        Unit {
+            kind: kind.to_string(),
+            setup: "ball_cross_template".to_string(),
+            fold,
+            agent: kind.to_uppercase(),
+            tuned: String::new(),
+            seconds: 1.5,
+            solved,
+        }
+    }
+
+    #[test]
+    fn saved_units_come_back_only_to_a_resumed_run_of_the_same_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.ckpt");
+        let cp = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
+        assert!(cp.finished("Mem", "ball_cross_template", 3).is_none());
+        cp.record(unit("Mem", 3, vec![Some(1), None])).unwrap();
+        cp.record(unit("Mem", 1, vec![None])).unwrap();
+        // A unit recorded again replaces the earlier one.
+        cp.record(unit("Mem", 3, vec![Some(2), None])).unwrap();
+        let again = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
+        assert_eq!(
+            again.finished("Mem", "ball_cross_template", 3),
+            Some(unit("Mem", 3, vec![Some(2), None]))
+        );
+        assert_eq!(
+            again.finished("Mem", "ball_cross_template", 1),
+            Some(unit("Mem", 1, vec![None]))
+        );
+        assert!(again.finished("Rand", "ball_cross_template", 1).is_none());
+        // Without --resume nothing is read; another run's file is refused.
+        let fresh = ResultsCheckpoint::open(&path, "run A".into(), false).unwrap();
+        assert!(fresh.finished("Mem", "ball_cross_template", 3).is_none());
+        let err = ResultsCheckpoint::open(&path, "run B".into(), true)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("different evaluation"), "{err}");
+        std::fs::write(&path, "{\"format\":").unwrap();
+        let err = ResultsCheckpoint::open(&path, "run A".into(), true)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("corrupt checkpoint"), "{err}");
+    }
+}
