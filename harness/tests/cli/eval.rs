@@ -207,16 +207,8 @@ fn dqn_models_are_saved_and_loaded() {
     };
     let run_ok = |a: Vec<String>| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let run_fails = |a: Vec<String>| fails(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    let results = |out: &std::path::Path| {
-        let (header, rows) = parse_csv(&std::fs::read_to_string(out).unwrap());
-        let secs = col(&header, "seconds");
-        rows.into_iter()
-            .map(|mut r| {
-                r.remove(secs);
-                r
-            })
-            .collect::<Vec<_>>()
-    };
+    let results =
+        |out: &std::path::Path| without_seconds(parse_csv(&std::fs::read_to_string(out).unwrap()));
     let (first, second) = (p("a.csv"), p("b.csv"));
     let text = run_ok(args("dqn", "3", &first));
     assert!(text.contains("| DQN |"), "{text}");
@@ -409,6 +401,18 @@ fn dqn_models_are_saved_and_loaded() {
     }
 }
 
+/// A results file's rows without the wall-time column (the one column that differs between
+/// two runs of the same evaluation).
+fn without_seconds((header, rows): (Vec<String>, Vec<Vec<String>>)) -> Vec<Vec<String>> {
+    let secs = col(&header, "seconds");
+    rows.into_iter()
+        .map(|mut r| {
+            r.remove(secs);
+            r
+        })
+        .collect()
+}
+
 /// `eval --checkpoint`: a run stopped after some folds resumes with only the others, and gives
 /// the results of one uninterrupted run; a checkpoint of other options is refused.
 #[test]
@@ -440,15 +444,6 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     };
     let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
     let tasks = |name: &str| std::fs::read(p(&format!("{name}-tasks.csv"))).unwrap();
-    let without_seconds = |(header, rows): (Vec<String>, Vec<Vec<String>>)| {
-        let secs = col(&header, "seconds");
-        rows.into_iter()
-            .map(|mut r| {
-                r.remove(secs);
-                r
-            })
-            .collect::<Vec<_>>()
-    };
     eval("0-2", "whole", &[]);
     // A run of folds 0-2 stopped after fold 1 finished: its checkpoint holds fold 1 only.
     eval("1", "part", &["--checkpoint", s(&ckpt)]);
