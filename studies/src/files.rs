@@ -1,9 +1,61 @@
 //! Writing outputs: atomically (temporary file in the same folder, then rename), so a killed run
-//! never leaves a half-written report or checkpoint behind.
+//! never leaves a half-written report or checkpoint behind; and reading back the JSON files a
+//! run writes for itself (checkpoints, part files), each checked for what it is and who wrote it.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use serde::de::DeserializeOwned;
 use std::io::Write;
 use std::path::Path;
+
+/// A kind of JSON file that rephyre writes for itself and reads back.
+pub struct FileKind {
+    /// Its name in messages ("checkpoint", "part file").
+    pub name: &'static str,
+    /// The value of its `format` field; a new layout gets a new one.
+    pub format: &'static str,
+    /// What a fingerprint other than the run's means, for the message ("run (options or tasks
+    /// differ)").
+    pub other_run: &'static str,
+}
+
+/// A file of a [`FileKind`]: the two fields that say what it is and which run wrote it.
+pub trait Stamped {
+    fn format(&self) -> &str;
+    fn fingerprint(&self) -> &str;
+}
+
+/// Read the file of kind `kind` at `path`, checking its format and, when `fingerprint` is given,
+/// that the run that wrote it had this fingerprint. Every failure is one line naming the file.
+pub fn read_stamped<T: DeserializeOwned + Stamped>(
+    path: &Path,
+    kind: &FileKind,
+    fingerprint: Option<&str>,
+) -> Result<T> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {} {}", kind.name, path.display()))?;
+    let file: T = serde_json::from_str(&text)
+        .with_context(|| format!("corrupt {} {}", kind.name, path.display()))?;
+    if file.format() != kind.format {
+        bail!(
+            "{} {} has format {:?}; this rephyre reads {:?}",
+            kind.name,
+            path.display(),
+            file.format(),
+            kind.format
+        );
+    }
+    if let Some(want) = fingerprint {
+        if file.fingerprint() != want {
+            bail!(
+                "{} {} was written by a different {}",
+                kind.name,
+                path.display(),
+                kind.other_run
+            );
+        }
+    }
+    Ok(file)
+}
 
 /// Write `bytes` to `path` atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -52,4 +104,62 @@ pub fn check_writable(path: &Path) -> Result<()> {
     std::fs::write(&probe, b"").with_context(|| format!("cannot write {}", path.display()))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    struct Note {
+        format: String,
+        fingerprint: String,
+        body: u32,
+    }
+
+    impl Stamped for Note {
+        fn format(&self) -> &str {
+            &self.format
+        }
+        fn fingerprint(&self) -> &str {
+            &self.fingerprint
+        }
+    }
+
+    const NOTE: FileKind = FileKind {
+        name: "note",
+        format: "note-1",
+        other_run: "run (options differ)",
+    };
+
+    fn read(text: Option<&str>, fingerprint: Option<&str>) -> Result<Note> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n.json");
+        if let Some(t) = text {
+            std::fs::write(&path, t).unwrap();
+        }
+        read_stamped(&path, &NOTE, fingerprint)
+    }
+
+    #[test]
+    fn a_stamped_file_is_read_only_when_it_is_what_it_claims() {
+        let good = r#"{"format":"note-1","fingerprint":"f1","body":7}"#;
+        assert_eq!(read(Some(good), Some("f1")).unwrap().body, 7);
+        assert_eq!(read(Some(good), None).unwrap().body, 7);
+        let err = |t, f| format!("{:#}", read(t, f).err().expect("refused"));
+        assert!(err(None, None).starts_with("cannot read note "));
+        assert!(err(Some("{\"format\":"), None).starts_with("corrupt note "));
+        let other = r#"{"format":"note-0","fingerprint":"f1","body":7}"#;
+        let e = err(Some(other), Some("f1"));
+        assert!(
+            e.contains("has format \"note-0\"; this rephyre reads \"note-1\""),
+            "{e}"
+        );
+        let e = err(Some(good), Some("f2"));
+        assert!(
+            e.contains("was written by a different run (options differ)"),
+            "{e}"
+        );
+    }
 }

@@ -6,7 +6,7 @@
 //! Every few seconds the states of all tasks are written to a checkpoint (atomically); a resumed
 //! run continues each task from its saved state and therefore reaches the same final bytes.
 
-use crate::files::write_atomic;
+use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
@@ -108,7 +108,20 @@ struct Checkpoint<S> {
 /// Per task: not started (`None`) or (finished, state).
 type Slots<S> = Mutex<Vec<Option<(bool, S)>>>;
 
-const CHECKPOINT_FORMAT: &str = "rephyre-checkpoint-1";
+const CHECKPOINT: FileKind = FileKind {
+    name: "checkpoint",
+    format: "rephyre-checkpoint-1",
+    other_run: "run (options or tasks differ)",
+};
+
+impl<S> Stamped for Checkpoint<S> {
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+}
 
 /// Run every task of `job` to completion and return the final states in task order.
 pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
@@ -124,23 +137,8 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
             .as_ref()
             .context("--resume needs a checkpoint path")?;
         if path.exists() {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
-            let cp: Checkpoint<J::State> = serde_json::from_str(&text)
-                .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
-            if cp.format != CHECKPOINT_FORMAT {
-                bail!(
-                    "checkpoint {} has unknown format {:?}",
-                    path.display(),
-                    cp.format
-                );
-            }
-            if cp.fingerprint != job.fingerprint() {
-                bail!(
-                    "checkpoint {} was written by a different run (options or tasks differ)",
-                    path.display()
-                );
-            }
+            let cp: Checkpoint<J::State> =
+                read_stamped(path, &CHECKPOINT, Some(&job.fingerprint()))?;
             let mut same = true;
             for (t, done, s) in cp.tasks {
                 let slot = slots
@@ -190,7 +188,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                 .collect()
         };
         let cp = Checkpoint {
-            format: CHECKPOINT_FORMAT.to_string(),
+            format: CHECKPOINT.format.to_string(),
             fingerprint: job.fingerprint(),
             tasks,
         };
@@ -258,7 +256,7 @@ pub fn write_finished<J: TaskJob>(job: &J, states: Vec<J::State>, path: &Path) -
         bail!("{} states for a job of {} tasks", states.len(), job.len());
     }
     let cp = Checkpoint {
-        format: CHECKPOINT_FORMAT.to_string(),
+        format: CHECKPOINT.format.to_string(),
         fingerprint: job.fingerprint(),
         tasks: states
             .into_iter()
@@ -422,7 +420,7 @@ mod tests {
         Toy.advance(3, &mut st3);
         let partial = vec![(0, true, full[0].clone()), (3, false, st3)];
         let text = serde_json::to_string(&Checkpoint {
-            format: CHECKPOINT_FORMAT.into(),
+            format: CHECKPOINT.format.into(),
             fingerprint: Toy.fingerprint(),
             tasks: partial,
         })
@@ -658,7 +656,7 @@ mod tests {
         let err = run(&Toy, &cfg).unwrap_err().to_string();
         assert!(err.contains("corrupt checkpoint"), "{err}");
         let foreign =
-            serde_json::json!({"format": CHECKPOINT_FORMAT, "fingerprint": "other", "tasks": []});
+            serde_json::json!({"format": CHECKPOINT.format, "fingerprint": "other", "tasks": []});
         std::fs::write(&cp, foreign.to_string()).unwrap();
         let err = run(&Toy, &cfg).unwrap_err().to_string();
         assert!(err.contains("different run"), "{err}");

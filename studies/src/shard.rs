@@ -15,7 +15,7 @@
 //! of different runs, a missing or duplicate shard, and states outside a shard's tasks, each with
 //! an error naming the file.
 
-use crate::files::write_atomic;
+use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
 use crate::runner::{self, RunConfig, TaskJob};
 use anyhow::{bail, Context, Result};
 use serde::de::DeserializeOwned;
@@ -23,8 +23,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Format tag of part files.
-pub const PART_FORMAT: &str = "rephyre-part-1";
+/// Part files.
+const PART: FileKind = FileKind {
+    name: "part file",
+    format: "rephyre-part-1",
+    // Parts are compared with one another (`check_headers`), not with a fingerprint.
+    other_run: "run",
+};
 
 /// Shard `index` of `count` (1-based: 1 ..= count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +173,7 @@ where
     let states = runner::run(&sharded, cfg)?;
     Ok(Part {
         header: PartHeader {
-            format: PART_FORMAT.to_string(),
+            format: PART.format.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             run: RunId {
                 command: command.to_string(),
@@ -191,18 +196,7 @@ pub fn write_part<S: Serialize>(path: &Path, part: &Part<S>) -> Result<()> {
 
 /// Read the header of the part file `path`.
 pub fn read_header(path: &Path) -> Result<PartHeader> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read part {}", path.display()))?;
-    let h: PartHeader = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a part file of a sharded run", path.display()))?;
-    if h.format != PART_FORMAT {
-        bail!(
-            "{} is not a part file of a sharded run (format {:?})",
-            path.display(),
-            h.format
-        );
-    }
-    Ok(h)
+    read_stamped(path, &PART, None)
 }
 
 /// Read every part file, checking that they are all parts of one run (same command, arguments,
@@ -212,6 +206,8 @@ pub fn read_parts<S: DeserializeOwned>(paths: &[PathBuf]) -> Result<Vec<(PathBuf
     if paths.is_empty() {
         bail!("no part files given");
     }
+    // The headers first, alone: a part of another run (whose states have another shape) is
+    // then refused for what differs, not for a state it cannot parse.
     let headers = paths
         .iter()
         .map(|p| Ok((p.clone(), read_header(p)?)))
@@ -219,10 +215,7 @@ pub fn read_parts<S: DeserializeOwned>(paths: &[PathBuf]) -> Result<Vec<(PathBuf
     check_headers(&headers)?;
     let mut parts: Vec<(PathBuf, Part<S>)> = Vec::new();
     for p in paths {
-        let text = std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read part {}", p.display()))?;
-        let part: Part<S> = serde_json::from_str(&text)
-            .with_context(|| format!("corrupt part file {}", p.display()))?;
+        let part: Part<S> = read_stamped(p, &PART, None)?;
         let h = &part.header;
         let want = Shard::new(h.shard, h.shards)?.tasks(h.units);
         if !part.states.iter().map(|(t, _)| *t).eq(want) {
@@ -236,6 +229,24 @@ pub fn read_parts<S: DeserializeOwned>(paths: &[PathBuf]) -> Result<Vec<(PathBuf
         parts.push((p.clone(), part));
     }
     Ok(parts)
+}
+
+impl Stamped for PartHeader {
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+}
+
+impl<S> Stamped for Part<S> {
+    fn format(&self) -> &str {
+        &self.header.format
+    }
+    fn fingerprint(&self) -> &str {
+        &self.header.fingerprint
+    }
 }
 
 fn check_headers(parts: &[(PathBuf, PartHeader)]) -> Result<()> {

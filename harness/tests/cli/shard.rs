@@ -170,7 +170,10 @@ fn bad_shards_are_refused() {
         assert!(e.contains("--shard"), "{bad}: {e}");
     }
     let e = fails(&["merge", "/nonexistent/part.json", "--out", "/tmp/x.csv"]);
-    assert!(e.contains("cannot read part /nonexistent/part.json"), "{e}");
+    assert!(
+        e.contains("cannot read part file /nonexistent/part.json"),
+        "{e}"
+    );
 }
 
 #[test]

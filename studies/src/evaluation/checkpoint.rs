@@ -6,14 +6,18 @@
 //! choice, and the unit's wall time. The file is rewritten whole and atomically after each unit
 //! (a few hundred units at most, each a few KB), so a kill leaves either the old or the new file.
 
-use crate::files::write_atomic;
+use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
 use agents::auccess::SolvedAt;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-const FORMAT: &str = "rephyre-eval-checkpoint-1";
+const EVAL_CHECKPOINT: FileKind = FileKind {
+    name: "eval checkpoint",
+    format: "rephyre-eval-checkpoint-1",
+    other_run: "evaluation (action set, split, tasks or DQN options differ)",
+};
 
 /// One finished (agent, setup, fold).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,6 +48,15 @@ struct File {
     units: Vec<Unit>,
 }
 
+impl Stamped for File {
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+}
+
 /// The units of a checkpoint file, kept in key order, and where they are saved.
 pub(super) struct ResultsCheckpoint {
     path: PathBuf,
@@ -58,23 +71,7 @@ impl ResultsCheckpoint {
     pub fn open(path: &Path, fingerprint: String, resume: bool) -> Result<ResultsCheckpoint> {
         let mut units = Vec::new();
         if resume && path.exists() {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read checkpoint {}", path.display()))?;
-            let file: File = serde_json::from_str(&text)
-                .with_context(|| format!("corrupt checkpoint {}", path.display()))?;
-            if file.format != FORMAT {
-                bail!(
-                    "checkpoint {} is not an eval checkpoint (format {:?})",
-                    path.display(),
-                    file.format
-                );
-            }
-            if file.fingerprint != fingerprint {
-                bail!(
-                    "checkpoint {} was written by a different evaluation (action set, split, tasks or DQN options differ)",
-                    path.display()
-                );
-            }
+            let file: File = read_stamped(path, &EVAL_CHECKPOINT, Some(&fingerprint))?;
             units = file.units;
             units.sort_by(|a, b| a.key().cmp(&b.key()));
             units.dedup_by(|a, b| a.key() == b.key());
@@ -103,7 +100,7 @@ impl ResultsCheckpoint {
             Err(i) => units.insert(i, unit),
         }
         let file = File {
-            format: FORMAT.to_string(),
+            format: EVAL_CHECKPOINT.format.to_string(),
             fingerprint: self.fingerprint.clone(),
             units: units.clone(),
         };
@@ -160,6 +157,20 @@ mod tests {
         let err = ResultsCheckpoint::open(&path, "run A".into(), true)
             .err()
             .unwrap();
-        assert!(err.to_string().contains("corrupt checkpoint"), "{err}");
+        assert!(err.to_string().contains("corrupt eval checkpoint"), "{err}");
+        // A checkpoint of another kind (a solvability run's) is named as such.
+        std::fs::write(
+            &path,
+            r#"{"format":"rephyre-checkpoint-1","fingerprint":"run A","units":[]}"#,
+        )
+        .unwrap();
+        let err = ResultsCheckpoint::open(&path, "run A".into(), true)
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string()
+                .contains("has format \"rephyre-checkpoint-1\""),
+            "{err}"
+        );
     }
 }
