@@ -928,153 +928,24 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
             invalid_share: invalid as f64 / table.codes.len().max(1) as f64,
             seconds: started.elapsed().as_secs_f64(),
         });
-        let index_of = |id: &tasks::TaskId| tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok();
-        // Built at the first DQN fold to run (none when every DQN fold is restored).
-        #[cfg(feature = "dqn")]
-        let mut dqn_context: Option<std::sync::Arc<agents::dqn::DqnContext>> = None;
+        let mut tier_run = TierRun {
+            set,
+            params,
+            pool: &pool,
+            checkpoint: checkpoint.as_ref(),
+            tier_tasks: &tier_tasks,
+            table: &table,
+            #[cfg(feature = "dqn")]
+            training_table: training_table.as_ref(),
+            #[cfg(feature = "dqn")]
+            action_set: &action_set,
+            #[cfg(feature = "dqn")]
+            dqn_context: None,
+        };
         for &setup in params.setups.iter().filter(|s| s.tier() == tier) {
             for &kind in &params.agents {
-                let kind_key = format!("{kind:?}");
-                let setup_name = setup.to_string();
-                // The fold's evaluated tasks (indices into the tier's tasks), and the training
-                // and dev tasks the agent learns from.
-                let fold_tasks = |fold: u32| -> Result<[Vec<usize>; 3]> {
-                    let split = tasks::folds::split_tasks(set, setup, fold)?;
-                    let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
-                        v.iter().filter_map(&index_of).collect()
-                    };
-                    let (train, dev, test) = (ids(&split.train), ids(&split.dev), ids(&split.test));
-                    Ok(match params.split {
-                        EvalSplit::Dev => [dev.clone(), train, dev],
-                        EvalSplit::Test => [test, train, dev],
-                    })
-                };
-                let fold_result = |fold: u32,
-                                   agent: String,
-                                   tuned: String,
-                                   seconds: f64,
-                                   solved: &[SolvedAt],
-                                   evaluated: usize| FoldResult {
-                    agent,
-                    setup: setup_name.clone(),
-                    fold,
-                    split: params.split.name().to_string(),
-                    tasks: evaluated,
-                    auccess: auccess(solved, MAX_ATTEMPTS),
-                    success_at_10: success_at(solved, 10),
-                    seconds,
-                    actions: params.actions,
-                    tuned,
-                };
-                type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
-                let mut done: Vec<(u32, FoldRun)> = Vec::new();
-                let mut pending: Vec<u32> = Vec::new();
-                for &fold in &params.folds {
-                    match checkpoint
-                        .as_ref()
-                        .and_then(|c| c.finished(&kind_key, &setup_name, fold))
-                    {
-                        Some(u) => {
-                            let [evaluated, _, _] = fold_tasks(fold)?;
-                            if u.solved.len() != evaluated.len() {
-                                bail!(
-                                    "corrupt checkpoint: {kind_key} {setup_name} fold {fold} holds {} tasks, the split {}",
-                                    u.solved.len(),
-                                    evaluated.len()
-                                );
-                            }
-                            let r = fold_result(
-                                fold,
-                                u.agent,
-                                u.tuned,
-                                u.seconds,
-                                &u.solved,
-                                evaluated.len(),
-                            );
-                            restored += 1;
-                            done.push((fold, (r, u.solved, evaluated)));
-                        }
-                        None => pending.push(fold),
-                    }
-                }
-                #[cfg(feature = "dqn")]
-                let dqn_context = match (&params.dqn, kind.is_dqn() && !pending.is_empty()) {
-                    (Some(p), true) => Some(match &dqn_context {
-                        Some(c) => c.clone(),
-                        None => {
-                            let c = dqn::context(&tier_tasks, &action_set, params.actions, p)?;
-                            dqn_context = Some(c.clone());
-                            c
-                        }
-                    }),
-                    _ => None,
-                };
-                // DQN folds run one per thread; threads beyond the folds rank their test tasks.
-                #[cfg(feature = "dqn")]
-                let rank_threads = {
-                    let threads = pool.current_num_threads().max(1);
-                    (threads / threads.min(pending.len().max(1))).max(1)
-                };
-                let run_fold = |&fold: &u32| -> Result<FoldRun> {
-                    let [evaluated, train, dev] = fold_tasks(fold)?;
-                    let t0 = Instant::now();
-                    let mut agent: Box<dyn Agent> =
-                        match kind.make(setup, params.actions, params.seed) {
-                            Some(mut a) => {
-                                a.train(&table, &train, &dev);
-                                a
-                            }
-                            #[cfg(feature = "dqn")]
-                            None => {
-                                let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
-                                    bail!("DQN agents need their training parameters");
-                                };
-                                dqn::fitted(
-                                    kind,
-                                    ctx,
-                                    p,
-                                    training_table.as_ref().unwrap_or(&table),
-                                    &train,
-                                    setup,
-                                    fold,
-                                    params.seed,
-                                    rank_threads,
-                                )?
-                            }
-                            #[cfg(not(feature = "dqn"))]
-                            None => bail!("{kind:?} needs the `dqn` feature"),
-                        };
-                    let solved = evaluate(agent.as_mut(), &table, &evaluated);
-                    let seconds = t0.elapsed().as_secs_f64();
-                    let (name, tuned) = (agent.name().to_string(), agent.tuned());
-                    if let Some(c) = &checkpoint {
-                        c.record(Unit {
-                            kind: kind_key.clone(),
-                            setup: setup_name.clone(),
-                            fold,
-                            agent: name.clone(),
-                            tuned: tuned.clone(),
-                            seconds,
-                            solved: solved.clone(),
-                        })?;
-                    }
-                    let r = fold_result(fold, name, tuned, seconds, &solved, evaluated.len());
-                    Ok((r, solved, evaluated))
-                };
-                let on_pool = || -> Result<Vec<FoldRun>> {
-                    pool.install(|| pending.par_iter().map(run_fold).collect())
-                };
-                #[cfg(feature = "dqn")]
-                let ran: Vec<FoldRun> = if kind.is_dqn() {
-                    on_plain_threads(&pending, pool.current_num_threads(), run_fold)?
-                } else {
-                    on_pool()?
-                };
-                #[cfg(not(feature = "dqn"))]
-                let ran: Vec<FoldRun> = on_pool()?;
-                done.extend(pending.iter().copied().zip(ran));
-                done.sort_by_key(|(fold, _)| *fold);
-                let per_fold: Vec<FoldRun> = done.into_iter().map(|(_, r)| r).collect();
+                let (per_fold, from_checkpoint) = tier_run.folds_of(setup, kind)?;
+                restored += from_checkpoint;
                 let all_solved: Vec<SolvedAt> = per_fold
                     .iter()
                     .flat_map(|(_, s, _)| s.iter().copied())
@@ -1106,6 +977,183 @@ pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
         tasks: task_results,
         restored,
     })
+}
+
+/// A fold's result, the solving attempt of each evaluated task, and those tasks (indices into the
+/// tier's tasks).
+type FoldRun = (FoldResult, Vec<SolvedAt>, Vec<usize>);
+
+/// What the (setup, agent) runs of one tier share: its tasks, its outcome table, the checkpoint
+/// and the pool.
+struct TierRun<'a> {
+    set: &'a TaskSet,
+    params: &'a Params,
+    pool: &'a rayon::ThreadPool,
+    checkpoint: Option<&'a ResultsCheckpoint>,
+    /// The tier's tasks, in id order.
+    tier_tasks: &'a [&'a Task],
+    /// The statuses of the ranked action set (`params.actions` columns).
+    table: &'a StatusTable,
+    /// The statuses DQN trains on when it trains on more actions than are ranked.
+    #[cfg(feature = "dqn")]
+    training_table: Option<&'a StatusTable>,
+    #[cfg(feature = "dqn")]
+    action_set: &'a ActionSet,
+    /// The observations DQN needs, built at the first DQN fold that runs (never when every DQN
+    /// fold is restored from the checkpoint).
+    #[cfg(feature = "dqn")]
+    dqn_context: Option<std::sync::Arc<agents::dqn::DqnContext>>,
+}
+
+impl TierRun<'_> {
+    /// The fold's evaluated tasks and the training and dev tasks the agent learns from
+    /// (indices into the tier's tasks).
+    fn fold_tasks(&self, setup: Setup, fold: u32) -> Result<[Vec<usize>; 3]> {
+        let split = tasks::folds::split_tasks(self.set, setup, fold)?;
+        let ids = |v: &[tasks::TaskId]| -> Vec<usize> {
+            v.iter()
+                .filter_map(|id| self.tier_tasks.binary_search_by(|t| t.id().cmp(id)).ok())
+                .collect()
+        };
+        let (train, dev, test) = (ids(&split.train), ids(&split.dev), ids(&split.test));
+        Ok(match self.params.split {
+            EvalSplit::Dev => [dev.clone(), train, dev],
+            EvalSplit::Test => [test, train, dev],
+        })
+    }
+
+    fn fold_result(
+        &self,
+        setup: Setup,
+        fold: u32,
+        (agent, tuned): (String, String),
+        seconds: f64,
+        solved: &[SolvedAt],
+    ) -> FoldResult {
+        FoldResult {
+            agent,
+            setup: setup.to_string(),
+            fold,
+            split: self.params.split.name().to_string(),
+            tasks: solved.len(),
+            auccess: auccess(solved, MAX_ATTEMPTS),
+            success_at_10: success_at(solved, 10),
+            seconds,
+            actions: self.params.actions,
+            tuned,
+        }
+    }
+
+    /// Every fold of (`setup`, `kind`) in fold order: those the checkpoint holds restored, the
+    /// others run (in parallel over the folds) and saved to it as each finishes; and how many
+    /// were restored.
+    fn folds_of(&mut self, setup: Setup, kind: AgentKind) -> Result<(Vec<FoldRun>, usize)> {
+        let kind_key = format!("{kind:?}");
+        let setup_name = setup.to_string();
+        let mut done: Vec<(u32, FoldRun)> = Vec::new();
+        let mut pending: Vec<u32> = Vec::new();
+        for &fold in &self.params.folds {
+            match self
+                .checkpoint
+                .and_then(|c| c.finished(&kind_key, &setup_name, fold))
+            {
+                Some(u) => {
+                    let [evaluated, _, _] = self.fold_tasks(setup, fold)?;
+                    if u.solved.len() != evaluated.len() {
+                        bail!(
+                            "corrupt checkpoint: {kind_key} {setup_name} fold {fold} holds {} tasks, the split {}",
+                            u.solved.len(),
+                            evaluated.len()
+                        );
+                    }
+                    let r = self.fold_result(setup, fold, (u.agent, u.tuned), u.seconds, &u.solved);
+                    done.push((fold, (r, u.solved, evaluated)));
+                }
+                None => pending.push(fold),
+            }
+        }
+        let restored = done.len();
+        #[cfg(feature = "dqn")]
+        let dqn_context = match (&self.params.dqn, kind.is_dqn() && !pending.is_empty()) {
+            (Some(p), true) => Some(match &self.dqn_context {
+                Some(c) => c.clone(),
+                None => {
+                    let c = dqn::context(self.tier_tasks, self.action_set, self.params.actions, p)?;
+                    self.dqn_context = Some(c.clone());
+                    c
+                }
+            }),
+            _ => None,
+        };
+        let this = &*self;
+        // DQN folds run one per thread; threads beyond the folds rank their test tasks.
+        #[cfg(feature = "dqn")]
+        let rank_threads = {
+            let threads = this.pool.current_num_threads().max(1);
+            (threads / threads.min(pending.len().max(1))).max(1)
+        };
+        let run_fold = |&fold: &u32| -> Result<FoldRun> {
+            let [evaluated, train, dev] = this.fold_tasks(setup, fold)?;
+            let t0 = Instant::now();
+            let params = this.params;
+            let mut agent: Box<dyn Agent> = match kind.make(setup, params.actions, params.seed) {
+                Some(mut a) => {
+                    a.train(this.table, &train, &dev);
+                    a
+                }
+                #[cfg(feature = "dqn")]
+                None => {
+                    let (Some(p), Some(ctx)) = (&params.dqn, &dqn_context) else {
+                        bail!("DQN agents need their training parameters");
+                    };
+                    dqn::fitted(
+                        kind,
+                        ctx,
+                        p,
+                        this.training_table.unwrap_or(this.table),
+                        &train,
+                        setup,
+                        fold,
+                        params.seed,
+                        rank_threads,
+                    )?
+                }
+                #[cfg(not(feature = "dqn"))]
+                None => bail!("{kind:?} needs the `dqn` feature"),
+            };
+            let solved = evaluate(agent.as_mut(), this.table, &evaluated);
+            let seconds = t0.elapsed().as_secs_f64();
+            let (name, tuned) = (agent.name().to_string(), agent.tuned());
+            if let Some(c) = this.checkpoint {
+                c.record(Unit {
+                    kind: kind_key.clone(),
+                    setup: setup_name.clone(),
+                    fold,
+                    agent: name.clone(),
+                    tuned: tuned.clone(),
+                    seconds,
+                    solved: solved.clone(),
+                })?;
+            }
+            let r = this.fold_result(setup, fold, (name, tuned), seconds, &solved);
+            Ok((r, solved, evaluated))
+        };
+        let on_pool = || -> Result<Vec<FoldRun>> {
+            this.pool
+                .install(|| pending.par_iter().map(run_fold).collect())
+        };
+        #[cfg(feature = "dqn")]
+        let ran: Vec<FoldRun> = if kind.is_dqn() {
+            on_plain_threads(&pending, this.pool.current_num_threads(), run_fold)?
+        } else {
+            on_pool()?
+        };
+        #[cfg(not(feature = "dqn"))]
+        let ran: Vec<FoldRun> = on_pool()?;
+        done.extend(pending.iter().copied().zip(ran));
+        done.sort_by_key(|(fold, _)| *fold);
+        Ok((done.into_iter().map(|(_, r)| r).collect(), restored))
+    }
 }
 
 /// `f` over the folds on `threads` plain threads (see [`agents::dqn::train::on_plain_threads`]),
