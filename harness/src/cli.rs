@@ -632,7 +632,7 @@ pub struct SolvabilityArgs {
     #[arg(long, value_name = "N")]
     pub max_valid: Option<u64>,
     /// Valid actions per batch (the tests are evaluated after each batch).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1000)]
     pub batch: u64,
     /// Random seed.
     #[arg(long, default_value_t = 0)]

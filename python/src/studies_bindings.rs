@@ -81,9 +81,6 @@ fn solvability<'py>(
     resume: bool,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let t = tier(tier_name)?;
-    if batch == 0 {
-        return Err(PyValueError::new_err("batch must be at least 1"));
-    }
     let params = studies::solvability::Params::new(
         t,
         p0,

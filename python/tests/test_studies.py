@@ -46,5 +46,7 @@ def test_studies_bad_input():
         studies.diversity("ball", 10, ["nope"])
     with pytest.raises(ValueError):
         studies.solvability("ball", ["00000:000"], alpha=2.0)
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        studies.solvability("ball", ["00000:000"], batch=0)
     with pytest.raises(ValueError):
         studies.parity("not,a,reference\n")

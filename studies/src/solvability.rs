@@ -78,6 +78,9 @@ impl Params {
         if max_valid == 0 {
             bail!("--max-valid must be positive");
         }
+        if batch == 0 {
+            bail!("--batch must be at least 1");
+        }
         if min_valid > max_valid {
             bail!("--min-valid {min_valid} is larger than --max-valid {max_valid}");
         }
@@ -657,6 +660,10 @@ mod tests {
         assert_eq!(p.max_valid, 20_000);
         assert!(params(&["--tier", "ball", "--p0", "0.6"]).is_err());
         assert!(params(&["--tier", "ball", "--min-valid", "300000"]).is_err());
+        let Err(e) = params(&["--tier", "ball", "--batch", "0"]) else {
+            panic!("a batch of 0 was accepted");
+        };
+        assert_eq!(e.to_string(), "--batch must be at least 1");
     }
 
     fn state(valid: u64, invalid: u64, solved: u64, stable: u64) -> TaskState {

@@ -48,4 +48,17 @@ fn command_line_errors_are_one_line() {
         "x.csv",
         "--resume",
     ]);
+    // A rule of the study's parameters, checked by the study, still gives the one-line error.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let e = fails(&[
+        "solvability",
+        "--tier",
+        "ball",
+        "--batch",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(e.contains("--batch must be at least 1"), "{e}");
 }
