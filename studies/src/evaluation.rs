@@ -243,25 +243,16 @@ pub mod dqn {
             Ok(())
         }
 
-        /// Everything of these parameters that a DQN's results depend on (what the models
-        /// directory and progress bar do not change), for `eval --checkpoint`.
-        pub(super) fn fingerprint(&self) -> Result<String> {
-            let mut text = String::new();
-            for setup in Setup::ALL {
-                write!(
-                    text,
-                    "{setup}: {} ",
-                    serde_json::to_string(&self.config(setup))?
-                )?;
-            }
-            write!(
-                text,
-                "ensemble {} train_actions {:?} compute {:?}",
+        /// Everything of these parameters that a DQN's results on `setup` depend on (what the
+        /// models directory and progress bar do not change), for `eval --checkpoint`.
+        pub(super) fn fingerprint(&self, setup: Setup) -> Result<String> {
+            Ok(format!(
+                "{} ensemble {} train_actions {:?} compute {:?}",
+                serde_json::to_string(&self.config(setup))?,
                 self.ensemble,
                 self.train_actions,
                 agents::dqn::compute()
-            )?;
-            Ok(text)
+            ))
         }
 
         /// How many actions of the set the DQNs train on when the agents rank `ranked`.
@@ -839,26 +830,30 @@ fn table_columns(params: &Params) -> Result<usize> {
     Ok(params.actions)
 }
 
-/// What an evaluation's (agent, setup, fold) results depend on besides the agent, setup and
-/// fold: a checkpoint serves only a run of the same fingerprint.
+/// What every (agent, setup, fold) result of an evaluation depends on besides the agent, setup
+/// and fold: a checkpoint serves only a run of the same fingerprint. An agent's own
+/// configuration is its units' ([`agent_config`]).
 fn results_fingerprint(set: &TaskSet, params: &Params) -> Result<String> {
     let all: Vec<&Task> = set.tasks().iter().collect();
-    #[cfg(feature = "dqn")]
-    let dqn = match &params.dqn {
-        Some(p) => p.fingerprint()?,
-        None => "none".to_string(),
-    };
-    #[cfg(not(feature = "dqn"))]
-    let dqn = "none";
     Ok(format!(
-        "eval-results-1 rephyre-{} split {} actions {} seed {} tasks {} dqn {}",
+        "eval-results-2 rephyre-{} split {} actions {} seed {} tasks {}",
         env!("CARGO_PKG_VERSION"),
         params.split.name(),
         params.actions,
         params.seed,
         tasks_fingerprint(&all)?,
-        dqn
     ))
+}
+
+/// The configuration an agent's results on `setup` depend on beyond the run's fingerprint: a
+/// DQN's training configuration; nothing for the untrained agents.
+fn agent_config(params: &Params, kind: AgentKind, setup: Setup) -> Result<String> {
+    #[cfg(feature = "dqn")]
+    if let (true, Some(p)) = (kind.is_dqn(), &params.dqn) {
+        return p.fingerprint(setup);
+    }
+    let _ = (params, kind, setup);
+    Ok(String::new())
 }
 
 /// Evaluate every agent on every setup and fold of `params` (the agents run in parallel over the
@@ -1050,12 +1045,13 @@ impl TierRun<'_> {
     fn folds_of(&mut self, setup: Setup, kind: AgentKind) -> Result<(Vec<FoldRun>, usize)> {
         let kind_key = format!("{kind:?}");
         let setup_name = setup.to_string();
+        let config = agent_config(self.params, kind, setup)?;
         let mut done: Vec<(u32, FoldRun)> = Vec::new();
         let mut pending: Vec<u32> = Vec::new();
         for &fold in &self.params.folds {
             match self
                 .checkpoint
-                .and_then(|c| c.finished(&kind_key, &setup_name, fold))
+                .and_then(|c| c.finished(&kind_key, &setup_name, fold, &config))
             {
                 Some(u) => {
                     let [evaluated, _, _] = self.fold_tasks(setup, fold)?;
@@ -1129,6 +1125,7 @@ impl TierRun<'_> {
                     kind: kind_key.clone(),
                     setup: setup_name.clone(),
                     fold,
+                    config: config.clone(),
                     agent: name.clone(),
                     tuned: tuned.clone(),
                     seconds,

@@ -232,7 +232,8 @@ fn dqn_models_are_saved_and_loaded() {
         assert_eq!(results(&out), results(&first), "{threads} threads");
     }
     // A DQN fold an eval checkpoint holds is taken from it when resumed (no model is loaded:
-    // a models directory emptied in between is left empty); other DQN options are refused.
+    // a models directory emptied in between is left empty); a fold of other DQN options is run
+    // and joins the file beside it.
     let ck = p("eval.ckpt");
     let with_ckpt = |out: &str, extra: &[&str]| {
         let mut a = args("dqn", "3", &p(out));
@@ -240,23 +241,35 @@ fn dqn_models_are_saved_and_loaded() {
         a.extend(extra.iter().map(|x| x.to_string()));
         a
     };
+    let stderr_of = |a: Vec<String>| {
+        let o = crate::common::run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{err}");
+        err
+    };
     run_ok(with_ckpt("k1.csv", &[]));
     let moved = p("models-moved");
     std::fs::rename(&models, &moved).unwrap();
     std::fs::create_dir(&models).unwrap();
-    let resumed = with_ckpt("k2.csv", &["--resume"]);
-    let o = crate::common::run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        o.status.success() && err.contains("resumed: 1 of the 1"),
-        "{err}"
-    );
+    let err = stderr_of(with_ckpt("k2.csv", &["--resume"]));
+    assert!(err.contains("resumed: 1 of the 1"), "{err}");
     assert_eq!(results(&p("k2.csv")), results(&first));
+    assert_eq!(std::fs::read_dir(&models).unwrap().count(), 0);
+    // Seed 1: not in the file, so trained (its model is saved) and recorded.
+    let err = stderr_of(with_ckpt("k3.csv", &["--resume", "--dqn-seed", "1"]));
+    assert!(!err.contains("resumed"), "{err}");
+    assert_eq!(std::fs::read_dir(&models).unwrap().count(), 1);
+    std::fs::remove_dir_all(&models).unwrap();
+    std::fs::create_dir(&models).unwrap();
+    for (seed, out) in [("0", "k4.csv"), ("1", "k5.csv")] {
+        let err = stderr_of(with_ckpt(out, &["--resume", "--dqn-seed", seed]));
+        assert!(err.contains("resumed: 1 of the 1"), "seed {seed}: {err}");
+    }
+    assert_eq!(results(&p("k4.csv")), results(&first));
+    assert_eq!(results(&p("k5.csv")), results(&p("k3.csv")));
     assert_eq!(std::fs::read_dir(&models).unwrap().count(), 0);
     std::fs::remove_dir(&models).unwrap();
     std::fs::rename(&moved, &models).unwrap();
-    let other_seed = run_fails(with_ckpt("k3.csv", &["--resume", "--dqn-seed", "1"]));
-    assert!(other_seed.contains("different evaluation"), "{other_seed}");
     assert!(run_fails(args("dqn", "4", &p("c.csv"))).contains("another configuration"));
     // DQN-O loads the same model whatever its online settings; with no online update it ranks
     // every task as DQN does.
@@ -465,6 +478,15 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     let o = eval("0-2", "again", &["--checkpoint", s(&ckpt), "--resume"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("resumed: 3 of the 3"));
     assert_eq!(rows("again"), rows("resumed"));
+    // DQN options do not touch an untrained agent's results, so they do not keep it from
+    // its saved folds.
+    let o = eval(
+        "0-2",
+        "dqn-seed",
+        &["--checkpoint", s(&ckpt), "--resume", "--dqn-seed", "7"],
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("resumed: 3 of the 3"));
+    assert_eq!(rows("dqn-seed"), rows("resumed"));
     // Without --resume the checkpoint starts afresh.
     let o = eval("0", "fresh", &["--checkpoint", s(&ckpt)]);
     assert!(!String::from_utf8_lossy(&o.stderr).contains("resumed"));

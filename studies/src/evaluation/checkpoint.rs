@@ -5,6 +5,12 @@
 //! which AUCCESS and success@10 are computed again, exactly), the agent's name and dev-split
 //! choice, and the unit's wall time. The file is rewritten whole and atomically after each unit
 //! (a few hundred units at most, each a few KB), so a kill leaves either the old or the new file.
+//!
+//! The file's fingerprint names what every unit depends on (action set, split, seed, tasks); a
+//! unit also names the configuration of its agent where the agent has one (a DQN's training
+//! configuration), and a run restores only the units of its own. So one file gathers a sweep
+//! (over `--dqn-seed`, say) and still serves runs of the untrained agents, whatever DQN options
+//! they were given.
 
 use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
 use agents::auccess::SolvedAt;
@@ -15,8 +21,8 @@ use std::sync::Mutex;
 
 const EVAL_CHECKPOINT: FileKind = FileKind {
     name: "eval checkpoint",
-    format: "rephyre-eval-checkpoint-1",
-    other_run: "evaluation (action set, split, tasks or DQN options differ)",
+    format: "rephyre-eval-checkpoint-2",
+    other_run: "evaluation (action set, split, seed or tasks differ)",
 };
 
 /// One finished (agent, setup, fold).
@@ -26,6 +32,9 @@ pub(super) struct Unit {
     pub kind: String,
     pub setup: String,
     pub fold: u32,
+    /// The agent's configuration where its results depend on one (a DQN's training
+    /// configuration; empty for the untrained agents).
+    pub config: String,
     /// The agent's display name and what it chose on the dev split.
     pub agent: String,
     pub tuned: String,
@@ -36,8 +45,8 @@ pub(super) struct Unit {
 }
 
 impl Unit {
-    fn key(&self) -> (&str, &str, u32) {
-        (&self.kind, &self.setup, self.fold)
+    fn key(&self) -> (&str, &str, u32, &str) {
+        (&self.kind, &self.setup, self.fold, &self.config)
     }
 }
 
@@ -83,11 +92,11 @@ impl ResultsCheckpoint {
         })
     }
 
-    /// The saved unit of (kind, setup, fold), if any.
-    pub fn finished(&self, kind: &str, setup: &str, fold: u32) -> Option<Unit> {
+    /// The saved unit of (kind, setup, fold) with the agent configuration `config`, if any.
+    pub fn finished(&self, kind: &str, setup: &str, fold: u32, config: &str) -> Option<Unit> {
         let units = self.units.lock().expect("no poisoning");
         units
-            .binary_search_by(|u| u.key().cmp(&(kind, setup, fold)))
+            .binary_search_by(|u| u.key().cmp(&(kind, setup, fold, config)))
             .ok()
             .map(|i| units[i].clone())
     }
@@ -119,6 +128,7 @@ mod tests {
             kind: kind.to_string(),
             setup: "ball_cross_template".to_string(),
             fold,
+            config: String::new(),
             agent: kind.to_uppercase(),
             tuned: String::new(),
             seconds: 1.5,
@@ -131,24 +141,28 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("eval.ckpt");
         let cp = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
-        assert!(cp.finished("Mem", "ball_cross_template", 3).is_none());
+        assert!(cp.finished("Mem", "ball_cross_template", 3, "").is_none());
         cp.record(unit("Mem", 3, vec![Some(1), None])).unwrap();
         cp.record(unit("Mem", 1, vec![None])).unwrap();
         // A unit recorded again replaces the earlier one.
         cp.record(unit("Mem", 3, vec![Some(2), None])).unwrap();
         let again = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
         assert_eq!(
-            again.finished("Mem", "ball_cross_template", 3),
+            again.finished("Mem", "ball_cross_template", 3, ""),
             Some(unit("Mem", 3, vec![Some(2), None]))
         );
         assert_eq!(
-            again.finished("Mem", "ball_cross_template", 1),
+            again.finished("Mem", "ball_cross_template", 1, ""),
             Some(unit("Mem", 1, vec![None]))
         );
-        assert!(again.finished("Rand", "ball_cross_template", 1).is_none());
+        assert!(again
+            .finished("Rand", "ball_cross_template", 1, "")
+            .is_none());
         // Without --resume nothing is read; another run's file is refused.
         let fresh = ResultsCheckpoint::open(&path, "run A".into(), false).unwrap();
-        assert!(fresh.finished("Mem", "ball_cross_template", 3).is_none());
+        assert!(fresh
+            .finished("Mem", "ball_cross_template", 3, "")
+            .is_none());
         let err = ResultsCheckpoint::open(&path, "run B".into(), true)
             .err()
             .unwrap();
@@ -172,5 +186,30 @@ mod tests {
                 .contains("has format \"rephyre-checkpoint-1\""),
             "{err}"
         );
+    }
+
+    #[test]
+    fn units_of_other_agent_configurations_stay_in_the_file_but_are_not_restored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.ckpt");
+        let cp = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
+        let dqn = |config: &str, solved| Unit {
+            config: config.to_string(),
+            ..unit("Dqn", 0, solved)
+        };
+        cp.record(dqn("seed 0", vec![Some(1)])).unwrap();
+        cp.record(dqn("seed 1", vec![Some(5)])).unwrap();
+        let again = ResultsCheckpoint::open(&path, "run A".into(), true).unwrap();
+        assert_eq!(
+            again.finished("Dqn", "ball_cross_template", 0, "seed 0"),
+            Some(dqn("seed 0", vec![Some(1)]))
+        );
+        assert_eq!(
+            again.finished("Dqn", "ball_cross_template", 0, "seed 1"),
+            Some(dqn("seed 1", vec![Some(5)]))
+        );
+        assert!(again
+            .finished("Dqn", "ball_cross_template", 0, "seed 2")
+            .is_none());
     }
 }
