@@ -33,16 +33,35 @@ pub fn read_stamped<T: DeserializeOwned + Stamped>(
 ) -> Result<T> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read {} {}", kind.name, path.display()))?;
-    let file: T = serde_json::from_str(&text)
-        .with_context(|| format!("corrupt {} {}", kind.name, path.display()))?;
-    if file.format() != kind.format {
-        bail!(
+    let wrong_format = |found: &str| {
+        anyhow::anyhow!(
             "{} {} has format {:?}; this rephyre reads {:?}",
             kind.name,
             path.display(),
-            file.format(),
+            found,
             kind.format
-        );
+        )
+    };
+    let file: T = match serde_json::from_str(&text) {
+        Ok(file) => file,
+        Err(e) => {
+            // A file of another kind or layout fails to parse as this one; where its format
+            // field can be read, say that rather than "corrupt".
+            #[derive(serde::Deserialize)]
+            struct Format {
+                format: String,
+            }
+            if let Ok(f) = serde_json::from_str::<Format>(&text) {
+                if f.format != kind.format {
+                    return Err(wrong_format(&f.format));
+                }
+            }
+            let what = format!("corrupt {} {}", kind.name, path.display());
+            return Err(anyhow::Error::new(e).context(what));
+        }
+    };
+    if file.format() != kind.format {
+        return Err(wrong_format(file.format()));
     }
     if let Some(want) = fingerprint {
         if file.fingerprint() != want {
@@ -154,6 +173,12 @@ mod tests {
         let e = err(Some(other), Some("f1"));
         assert!(
             e.contains("has format \"note-0\"; this rephyre reads \"note-1\""),
+            "{e}"
+        );
+        // Another kind of file, whose fields are not a note's, is named by its format.
+        let e = err(Some(r#"{"format":"other-3","rows":[1,2]}"#), None);
+        assert!(
+            e.contains("has format \"other-3\"; this rephyre reads \"note-1\""),
             "{e}"
         );
         let e = err(Some(good), Some("f2"));

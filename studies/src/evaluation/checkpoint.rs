@@ -172,20 +172,28 @@ mod tests {
             .err()
             .unwrap();
         assert!(err.to_string().contains("corrupt eval checkpoint"), "{err}");
-        // A checkpoint of another kind (a solvability run's) is named as such.
-        std::fs::write(
-            &path,
-            r#"{"format":"rephyre-checkpoint-1","fingerprint":"run A","units":[]}"#,
-        )
-        .unwrap();
-        let err = ResultsCheckpoint::open(&path, "run A".into(), true)
-            .err()
-            .unwrap();
-        assert!(
-            err.to_string()
-                .contains("has format \"rephyre-checkpoint-1\""),
-            "{err}"
-        );
+        // A checkpoint of another kind (a solvability run's), or of the layout before units
+        // named their agent's configuration, is named by its format, not called corrupt.
+        for (text, format) in [
+            (
+                r#"{"format":"rephyre-checkpoint-1","fingerprint":"run A","tasks":[[0,true,{}]]}"#,
+                "rephyre-checkpoint-1",
+            ),
+            (
+                r#"{"format":"rephyre-eval-checkpoint-1","fingerprint":"run A","units":[{"kind":"Mem","setup":"ball_cross_template","fold":0,"agent":"MEM","tuned":"","seconds":1.0,"solved":[null]}]}"#,
+                "rephyre-eval-checkpoint-1",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = ResultsCheckpoint::open(&path, "run A".into(), true)
+                .err()
+                .unwrap();
+            assert!(
+                err.to_string()
+                    .contains(&format!("has format {format:?}; this rephyre reads")),
+                "{err}"
+            );
+        }
     }
 
     #[test]
