@@ -16,6 +16,15 @@ pub fn run(args: &[&str]) -> Output {
 
 /// Run and expect success; returns stdout.
 pub fn ok(args: &[&str]) -> String {
+    String::from_utf8(succeeded(args).stdout).expect("UTF-8 output")
+}
+
+/// Run and expect success; returns stderr (where progress and `resumed: …` go).
+pub fn ok_stderr(args: &[&str]) -> String {
+    String::from_utf8_lossy(&succeeded(args).stderr).to_string()
+}
+
+fn succeeded(args: &[&str]) -> Output {
     let o = run(args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -24,7 +33,7 @@ pub fn ok(args: &[&str]) -> String {
         o.status
     );
     assert!(!err.contains("panicked"), "{err}");
-    String::from_utf8(o.stdout).expect("UTF-8 output")
+    o
 }
 
 /// Run and expect the one-line error; returns that line.

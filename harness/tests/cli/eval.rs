@@ -242,10 +242,7 @@ fn dqn_models_are_saved_and_loaded() {
         a
     };
     let stderr_of = |a: Vec<String>| {
-        let o = crate::common::run(&a.iter().map(String::as_str).collect::<Vec<_>>());
-        let err = String::from_utf8_lossy(&o.stderr).to_string();
-        assert!(o.status.success(), "{err}");
-        err
+        crate::common::ok_stderr(&a.iter().map(String::as_str).collect::<Vec<_>>())
     };
     run_ok(with_ckpt("k1.csv", &[]));
     let moved = p("models-moved");
@@ -433,7 +430,7 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
     let (cache, ckpt) = (p("table"), p("eval.ckpt"));
-    let eval = |folds: &str, name: &str, extra: &[&str]| -> std::process::Output {
+    let eval = |folds: &str, name: &str, extra: &[&str]| -> String {
         let mut args = vec![
             "eval",
             "--agent",
@@ -451,9 +448,7 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
         let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
         args.extend([s(&out), "--per-task", s(&tasks)]);
         args.extend_from_slice(extra);
-        let o = crate::common::run(&args);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        o
+        crate::common::ok_stderr(&args)
     };
     let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
     let tasks = |name: &str| std::fs::read(p(&format!("{name}-tasks.csv"))).unwrap();
@@ -462,8 +457,7 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     eval("1", "part", &["--checkpoint", s(&ckpt)]);
     let (h, part) = rows("part");
     let fold1_seconds = part[0][col(&h, "seconds")].clone();
-    let o = eval("0-2", "resumed", &["--checkpoint", s(&ckpt), "--resume"]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = eval("0-2", "resumed", &["--checkpoint", s(&ckpt), "--resume"]);
     assert!(err.contains("resumed: 1 of the 3"), "{err}");
     assert_eq!(
         without_seconds(rows("resumed")),
@@ -475,21 +469,21 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     assert_eq!(resumed[1][col(&h, "fold")], "1");
     assert_eq!(resumed[1][col(&h, "seconds")], fold1_seconds);
     // Every fold is in the checkpoint now: a third run runs nothing and says so.
-    let o = eval("0-2", "again", &["--checkpoint", s(&ckpt), "--resume"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("resumed: 3 of the 3"));
+    let err = eval("0-2", "again", &["--checkpoint", s(&ckpt), "--resume"]);
+    assert!(err.contains("resumed: 3 of the 3"), "{err}");
     assert_eq!(rows("again"), rows("resumed"));
     // DQN options do not touch an untrained agent's results, so they do not keep it from
     // its saved folds.
-    let o = eval(
+    let err = eval(
         "0-2",
         "dqn-seed",
         &["--checkpoint", s(&ckpt), "--resume", "--dqn-seed", "7"],
     );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("resumed: 3 of the 3"));
+    assert!(err.contains("resumed: 3 of the 3"), "{err}");
     assert_eq!(rows("dqn-seed"), rows("resumed"));
     // Without --resume the checkpoint starts afresh.
-    let o = eval("0", "fresh", &["--checkpoint", s(&ckpt)]);
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("resumed"));
+    let err = eval("0", "fresh", &["--checkpoint", s(&ckpt)]);
+    assert!(!err.contains("resumed"), "{err}");
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&ckpt).unwrap()).unwrap();
     assert_eq!(saved["units"].as_array().unwrap().len(), 1);
