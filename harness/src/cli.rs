@@ -287,6 +287,11 @@ pub struct EvalArgs {
     /// profile's, 8 or 1); 1 draws every example from anywhere, as the paper did.
     #[arg(long, value_name = "N")]
     pub dqn_actions_per_scene: Option<usize>,
+    /// DQN: of each scene's non-solving actions in a batch, how many to draw among the task's
+    /// near misses (the 4 non-solving actions nearest each of its solving ones) instead of
+    /// from all (default: the profile's, 0). A model trained otherwise is refused on loading.
+    #[arg(long, value_name = "N")]
+    pub dqn_near_misses: Option<usize>,
     /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
     #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
     pub dqn_lr: Option<f64>,

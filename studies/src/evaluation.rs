@@ -136,6 +136,8 @@ pub mod dqn {
         pub batch: Option<usize>,
         pub actions_per_scene: Option<usize>,
         pub lr: Option<f64>,
+        /// Override the profile's non-solving draws per scene taken among near misses.
+        pub near_misses: Option<usize>,
         /// Override the profile's DQN-O updates after each test task and their learning rate
         /// (the paper chose both by cross-validation).
         pub online_updates: Option<usize>,
@@ -167,6 +169,7 @@ pub mod dqn {
                 .field("batch", &self.batch)
                 .field("actions_per_scene", &self.actions_per_scene)
                 .field("lr", &self.lr)
+                .field("near_misses", &self.near_misses)
                 .field("online_updates", &self.online_updates)
                 .field("online_lr", &self.online_lr)
                 .field("seed", &self.seed)
@@ -196,6 +199,9 @@ pub mod dqn {
             }
             if let Some(lr) = self.lr {
                 c.lr = lr;
+            }
+            if let Some(n) = self.near_misses {
+                c.near_misses = n;
             }
             if let Some(u) = self.online_updates {
                 c.online_updates = u;
@@ -238,6 +244,20 @@ pub mod dqn {
                     "--dqn-actions-per-scene {} must be at least 1 and divide the batch ({})",
                     c.actions_per_scene,
                     c.batch
+                );
+            }
+            let negatives = c.actions_per_scene - c.actions_per_scene / 2;
+            if c.near_misses > 0 && (c.actions_per_scene < 2 || c.near_misses > negatives) {
+                bail!(
+                    "--dqn-near-misses {} must be at most the non-solving actions per scene ({} \
+                     of --dqn-actions-per-scene {})",
+                    c.near_misses,
+                    if c.actions_per_scene < 2 {
+                        0
+                    } else {
+                        negatives
+                    },
+                    c.actions_per_scene
                 );
             }
             Ok(())
@@ -403,6 +423,7 @@ mod dqn_config_tests {
             batch: None,
             actions_per_scene: None,
             lr: None,
+            near_misses: None,
             online_updates: None,
             online_lr: None,
             seed: 0,
@@ -512,6 +533,17 @@ mod dqn_config_tests {
                 ..params(None)
             })
             .starts_with("--dqn-batch 1"));
+            // Near misses replace some of a scene's non-solving draws: at most all of them.
+            let near = |n: usize, per_scene: usize| DqnParams {
+                near_misses: Some(n),
+                actions_per_scene: Some(per_scene),
+                ..params(None)
+            };
+            near(4, 8).check(within).unwrap();
+            assert_eq!(near(4, 8).config(within).near_misses, 4);
+            assert!(!near(2, 8).config(within).trains_like(&w));
+            assert!(refused(near(5, 8)).starts_with("--dqn-near-misses 5 must be at most"));
+            assert!(refused(near(1, 1)).starts_with("--dqn-near-misses 1"));
         }
         // The paper's profile is the paper's network in every setup.
         let paper = DqnParams {

@@ -81,6 +81,11 @@ impl Dqn {
         progress: Arc<dyn TrainProgress>,
     ) -> Dqn {
         Dqn {
+            online_by_task: if config.near_misses > 0 {
+                TaskPools::default().with_near_misses(&ctx.actions)
+            } else {
+                TaskPools::default()
+            },
             ctx,
             config,
             online,
@@ -92,7 +97,6 @@ impl Dqn {
             pools: Pools::default(),
             pools_by_task: None,
             online_pools: Pools::default(),
-            online_by_task: TaskPools::default(),
             online_done: 0,
             task: 0,
             proposals: Proposals::default(),
@@ -483,7 +487,11 @@ impl Agent for Dqn {
             return;
         };
         if self.config.actions_per_scene > 1 && self.pools_by_task.is_none() {
-            self.pools_by_task = Some(TaskPools::new(&self.pools));
+            self.pools_by_task = Some(train::task_pools(
+                &self.config,
+                &self.pools,
+                &self.ctx.actions,
+            ));
         }
         let (ctx, cfg, pools, online) = (&self.ctx, &self.config, &self.pools, &self.online_pools);
         let online_by_task = &self.online_by_task;
@@ -504,12 +512,15 @@ impl Agent for Dqn {
                     // so far, both in groups of one scene: balanced where a test task was
                     // solved, else its failures.
                     Some((pools, online)) => {
-                        let mut examples = sample_grouped(pools, half, aps, true, seed, update);
+                        let near = cfg.near_misses;
+                        let mut examples =
+                            sample_grouped(pools, half, aps, true, near, seed, update);
                         examples.extend(sample_grouped(
                             online,
                             cfg.batch - half,
                             aps,
                             true,
+                            near,
                             seed ^ 1,
                             update,
                         ));

@@ -193,7 +193,7 @@ pub fn sample(
 }
 
 /// The examples of each task that has any, for batches that draw several actions of one scene.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskPools {
     /// Tasks with at least one example, ascending.
     tasks: Vec<usize>,
@@ -202,6 +202,48 @@ pub struct TaskPools {
     not_solved: Vec<Vec<usize>>,
     /// Indices into `tasks` of the tasks with examples of both kinds.
     mixed: Vec<usize>,
+    /// Per task of `tasks` (empty unless [`TaskPools::with_near_misses`]): its near misses,
+    /// the non-solving actions among the [`NEAR_MISSES_PER_SOLUTION`] nearest to any of its
+    /// solving actions, ascending.
+    near: Vec<Vec<usize>>,
+    /// The actions the near misses were measured on (`None`: no near misses kept).
+    near_of: Option<std::sync::Arc<[Vec<f64>]>>,
+}
+
+/// How many nearest non-solving actions of each solving action count as near misses.
+pub const NEAR_MISSES_PER_SOLUTION: usize = 4;
+
+/// The non-solving actions of `not_solved` among the `k` nearest (Euclidean over the action's
+/// numbers; ties by index) to any action of `solved`, ascending: where a solution stops
+/// solving, the boundary the ranking has to place.
+pub fn near_misses(
+    actions: &[Vec<f64>],
+    solved: &[usize],
+    not_solved: &[usize],
+    k: usize,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut best: Vec<(f64, usize)> = Vec::with_capacity(k + 1);
+    for &s in solved {
+        let a = &actions[s];
+        best.clear();
+        for &n in not_solved {
+            let d: f64 = a
+                .iter()
+                .zip(&actions[n])
+                .map(|(x, y)| (x - y) * (x - y))
+                .sum();
+            if best.len() < k || (d, n) < best[best.len() - 1] {
+                let at = best.partition_point(|&(bd, bn)| (bd, bn) < (d, n));
+                best.insert(at, (d, n));
+                best.truncate(k);
+            }
+        }
+        out.extend(best.iter().map(|&(_, n)| n));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 impl TaskPools {
@@ -228,6 +270,24 @@ impl TaskPools {
         p
     }
 
+    /// Keep each task's near misses among `actions` (the action set the examples index), for
+    /// batches that draw some non-solving actions from them ([`sample_grouped`]'s `near`).
+    pub fn with_near_misses(mut self, actions: &[Vec<f64>]) -> TaskPools {
+        let actions: std::sync::Arc<[Vec<f64>]> = actions.into();
+        self.near = (0..self.tasks.len())
+            .map(|t| {
+                near_misses(
+                    &actions,
+                    &self.solved[t],
+                    &self.not_solved[t],
+                    NEAR_MISSES_PER_SOLUTION,
+                )
+            })
+            .collect();
+        self.near_of = Some(actions);
+        self
+    }
+
     /// Add the examples of `task` (DQN-O's attempts on a finished test task), as if
     /// [`TaskPools::new`] had been given them with the others: the same pools, in O(tasks)
     /// instead of a rebuild from every example.
@@ -241,6 +301,9 @@ impl TaskPools {
                 self.tasks.insert(t, task);
                 self.solved.insert(t, Vec::new());
                 self.not_solved.insert(t, Vec::new());
+                if self.near_of.is_some() {
+                    self.near.insert(t, Vec::new());
+                }
                 t
             }
         };
@@ -248,6 +311,14 @@ impl TaskPools {
         self.solved[t].sort_unstable();
         self.not_solved[t].extend_from_slice(not_solved);
         self.not_solved[t].sort_unstable();
+        if let Some(actions) = &self.near_of {
+            self.near[t] = near_misses(
+                actions,
+                &self.solved[t],
+                &self.not_solved[t],
+                NEAR_MISSES_PER_SOLUTION,
+            );
+        }
         self.mixed = (0..self.tasks.len())
             .filter(|&i| !self.solved[i].is_empty() && !self.not_solved[i].is_empty())
             .collect();
@@ -272,13 +343,16 @@ fn pick(seed: u64, update: u64, slot: usize, len: usize) -> usize {
 /// first half of the group is its solving actions, the second half its non-solving ones (each
 /// uniform with replacement): every scene teaches which of its actions work, and each task
 /// counts the same however many of its actions solve it. Else the task is drawn uniformly from
-/// every task with examples and its actions uniformly from all of its examples. Keyed by (seed,
-/// update, slot) like [`sample`].
+/// every task with examples and its actions uniformly from all of its examples. With `near` and
+/// `balanced`, the last `near` of a group's non-solving actions are drawn from its task's near
+/// misses ([`TaskPools::with_near_misses`]; uniformly from all of them where it has none).
+/// Keyed by (seed, update, slot) like [`sample`].
 pub fn sample_grouped(
     pools: &TaskPools,
     batch: usize,
     per_scene: usize,
     balanced: bool,
+    near: usize,
     seed: u64,
     update: u64,
 ) -> Vec<(Example, bool)> {
@@ -298,11 +372,18 @@ pub fn sample_grouped(
         let t = candidates[pick(seed, update, batch + g, candidates.len())];
         let task = pools.tasks[t];
         let (solved, not_solved) = (&pools.solved[t], &pools.not_solved[t]);
+        let near_misses = match pools.near.get(t) {
+            Some(n) if !n.is_empty() => n,
+            _ => not_solved,
+        };
         for j in 0..per_scene {
             let slot = g * per_scene + j;
             let (action, is_solved) = if balanced {
                 if j < per_scene / 2 {
                     (solved[pick(seed, update, slot, solved.len())], true)
+                } else if j >= per_scene - near.min(per_scene - per_scene / 2) {
+                    let i = pick(seed, update, slot, near_misses.len());
+                    (near_misses[i], false)
                 } else {
                     (
                         not_solved[pick(seed, update, slot, not_solved.len())],

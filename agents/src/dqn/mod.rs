@@ -30,6 +30,10 @@ pub use train::{NoProgress, TrainProgress, TrainSummary};
 
 use serde::{Deserialize, Serialize};
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// A training configuration preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Profile {
@@ -66,6 +70,11 @@ pub struct TrainConfig {
     /// per scene, so an update costs less ([`data::sample_grouped`]).
     #[serde(default = "model::one")]
     pub actions_per_scene: usize,
+    /// Of each scene's non-solving actions in a grouped batch, how many are drawn from the
+    /// task's near misses ([`data::near_misses`]: the non-solving actions nearest its
+    /// solutions) instead of from all of them (0: none, the paper's uniform draws).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub near_misses: usize,
     /// Show each scene of a batch mirrored left to right (scene and action together) with
     /// probability 1/2 ([`data::Mirror`]): the physics is symmetric, so this doubles the
     /// scenes the network learns from. Also applies to DQN-O's online batches.
@@ -140,6 +149,7 @@ impl TrainConfig {
                 lr: 1e-2,
                 balanced: true,
                 actions_per_scene: 8,
+                near_misses: 0,
                 mirror: false,
                 seed,
                 // Chosen on the B cross dev split of folds 0 and 1, seeds 0 and 1, with the
@@ -173,6 +183,7 @@ impl TrainConfig {
                 lr: 3e-4,
                 balanced: true,
                 actions_per_scene: 1,
+                near_misses: 0,
                 mirror: false,
                 seed,
                 online_updates: 10,

@@ -1,6 +1,6 @@
 //! Tests of the DQN on small synthetic data (seconds each in release).
 
-use super::data::{sample, sample_grouped, Example, Observations, Pools, TaskPools};
+use super::data::{near_misses, sample, sample_grouped, Example, Observations, Pools, TaskPools};
 use super::model::{Net, NetConfig, Scorer};
 use super::{Dqn, DqnContext, NoProgress, Profile, TrainConfig};
 use crate::protocol::{Agent, Status, StatusTable};
@@ -29,6 +29,7 @@ fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
         lr: 3e-3,
         balanced: true,
         actions_per_scene: 1,
+        near_misses: 0,
         mirror: false,
         seed,
         online_updates: 1,
@@ -162,7 +163,7 @@ fn grouped_batches_share_a_scene_and_are_balanced() {
     let by_task = TaskPools::new(&pools);
     let mut seen = [0usize; 4];
     for update in 0..50 {
-        let b = sample_grouped(&by_task, 64, 8, true, 5, update);
+        let b = sample_grouped(&by_task, 64, 8, true, 0, 5, update);
         assert_eq!(b.len(), 64);
         for group in b.chunks(8) {
             let task = group[0].0.task;
@@ -189,7 +190,7 @@ fn grouped_batches_share_a_scene_and_are_balanced() {
     // Unbalanced, a group's labels follow its task's pool and every task with examples is drawn.
     let mut failing_only = 0;
     for update in 0..50 {
-        for group in sample_grouped(&by_task, 64, 8, false, 5, update).chunks(8) {
+        for group in sample_grouped(&by_task, 64, 8, false, 0, 5, update).chunks(8) {
             if group[0].0.task == 1 {
                 failing_only += 1;
                 assert!(group.iter().all(|(_, s)| !s));
@@ -200,11 +201,71 @@ fn grouped_batches_share_a_scene_and_are_balanced() {
 }
 
 #[test]
+fn near_misses_are_the_failures_nearest_each_solution() {
+    // Actions on a line (x, 0.5, 0.5): 0.50 and 0.80 solve; the rest fail.
+    let xs = [0.50, 0.80, 0.10, 0.47, 0.55, 0.60, 0.78, 0.95, 0.40, 0.54];
+    let actions: Vec<Vec<f64>> = xs.iter().map(|&x| vec![x, 0.5, 0.5]).collect();
+    let not_solved: Vec<usize> = (2..xs.len()).collect();
+    // Nearest 2 failures of 0.50: 0.47 (3) and 0.54 (9); of 0.80: 0.78 (6) and 0.95 (7).
+    assert_eq!(near_misses(&actions, &[0, 1], &not_solved, 2), [3, 6, 7, 9]);
+    // k = 1 keeps each solution's nearest; a failure near two solutions is listed once.
+    assert_eq!(near_misses(&actions, &[0, 1], &not_solved, 1), [3, 6]);
+    assert_eq!(near_misses(&actions, &[0, 4], &[3, 9], 1), [3, 9]);
+    assert_eq!(near_misses(&actions, &[0, 1], &[9], 1), [9]);
+    // Exact ties go to the lower index.
+    let tied: Vec<Vec<f64>> = [0.5, 0.25, 0.75].iter().map(|&x| vec![x]).collect();
+    assert_eq!(near_misses(&tied, &[0], &[2, 1], 1), [1]);
+    assert!(near_misses(&actions, &[], &not_solved, 3).is_empty());
+}
+
+#[test]
+fn near_miss_draws_come_from_the_near_misses_and_the_rest_from_all_failures() {
+    // One task: action a at x = a / 100; 40..=44 solve; every other action fails.
+    let actions: Vec<Vec<f64>> = (0..100).map(|a| vec![f64::from(a) / 100.0]).collect();
+    let mut pools = Pools::default();
+    for a in 0..100 {
+        let s = if (40..=44).contains(&a) {
+            Status::Solved
+        } else {
+            Status::NotSolved
+        };
+        pools.add(Example { task: 0, action: a }, s);
+    }
+    let by_task = TaskPools::new(&pools).with_near_misses(&actions);
+    let near: Vec<usize> = (36..40).chain(45..49).collect();
+    let (mut far, mut near_drawn) = (0, 0);
+    for update in 0..100 {
+        for group in sample_grouped(&by_task, 64, 8, true, 3, 7, update).chunks(8) {
+            for (j, &(e, solved)) in group.iter().enumerate() {
+                assert_eq!(solved, j < 4, "labels stay balanced");
+                if j >= 5 {
+                    assert!(near.contains(&e.action), "slot {j} drew {}", e.action);
+                    near_drawn += 1;
+                } else if j == 4 && !near.contains(&e.action) {
+                    far += 1;
+                }
+            }
+        }
+    }
+    // The one uniform failure per group is mostly far from the solutions (87 of 95 are).
+    assert!(far > 600 && near_drawn == 2400, "{far} {near_drawn}");
+    // Without near misses the draws are those of the plain pools.
+    assert_eq!(
+        sample_grouped(&TaskPools::new(&pools), 64, 8, true, 0, 7, 3),
+        sample_grouped(&by_task, 64, 8, true, 0, 7, 3)
+    );
+}
+
+#[test]
 fn task_pools_grown_task_by_task_equal_the_pools_built_at_once() {
     // DQN-O adds each finished test task's attempts; the pools must be those a rebuild from
     // every attempt gives (and so the same batches), in whatever order the tasks finish.
     let mut pools = Pools::default();
     let mut grown = TaskPools::default();
+    let actions: Vec<Vec<f64>> = (0..40)
+        .map(|a| vec![f64::from(a % 8) / 8.0, f64::from(a / 8) / 5.0])
+        .collect();
+    let mut grown_near = TaskPools::default().with_near_misses(&actions);
     for (k, task) in [7usize, 2, 9, 4, 2, 0].into_iter().enumerate() {
         let (mut solved, mut failed) = (Vec::new(), Vec::new());
         for action in (k..40).step_by(3) {
@@ -220,18 +281,25 @@ fn task_pools_grown_task_by_task_equal_the_pools_built_at_once() {
             pools.add(Example { task, action }, status);
         }
         grown.add_task(task, &solved, &failed);
+        grown_near.add_task(task, &solved, &failed);
         let built = TaskPools::new(&pools);
         assert_eq!(grown, built, "after task {task}");
+        let built_near = TaskPools::new(&pools).with_near_misses(&actions);
+        assert_eq!(grown_near, built_near, "after task {task}, near misses");
         for update in 0..5 {
             assert_eq!(
-                sample_grouped(&grown, 64, 8, true, 3, update),
-                sample_grouped(&built, 64, 8, true, 3, update)
+                sample_grouped(&grown, 64, 8, true, 0, 3, update),
+                sample_grouped(&built, 64, 8, true, 0, 3, update)
+            );
+            assert_eq!(
+                sample_grouped(&grown_near, 64, 8, true, 2, 3, update),
+                sample_grouped(&built_near, 64, 8, true, 2, 3, update)
             );
         }
     }
     // Task 4 never solves: it is in the pools but not among the tasks drawn balanced.
     let built = TaskPools::new(&pools);
-    assert!(sample_grouped(&built, 64, 8, true, 3, 0)
+    assert!(sample_grouped(&built, 64, 8, true, 0, 3, 0)
         .iter()
         .all(|(e, _)| e.task != 4));
 }
@@ -517,7 +585,7 @@ fn mirrored_batches_flip_half_the_scenes_with_their_actions() {
     let by_task = TaskPools::new(&pools);
     let (mut flipped, mut groups) = (0, 0);
     for update in 0..50 {
-        let examples = sample_grouped(&by_task, 32, 8, true, 1, update);
+        let examples = sample_grouped(&by_task, 32, 8, true, 0, 1, update);
         let mirror = super::data::Mirror { seed: 1, update };
         let plain = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, None);
         let b = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, Some(mirror));

@@ -126,6 +126,17 @@ pub fn train(
     )
 }
 
+/// `pools` by task for grouped batches, with each task's near misses among `actions` when `cfg`
+/// draws some of its negatives there.
+pub fn task_pools(cfg: &TrainConfig, pools: &Pools, actions: &[Vec<f64>]) -> TaskPools {
+    let by_task = TaskPools::new(pools);
+    if cfg.near_misses > 0 {
+        by_task.with_near_misses(actions)
+    } else {
+        by_task
+    }
+}
+
 /// Updates `first..first + count` (their batches are keyed by these numbers) on `pools`; returns
 /// their losses. With no example at all there is nothing to learn and nothing is done.
 #[allow(clippy::too_many_arguments)]
@@ -144,7 +155,7 @@ pub fn run_updates(
         return Vec::new();
     }
     let mut losses = Vec::with_capacity(count);
-    let by_task = (cfg.actions_per_scene > 1).then(|| TaskPools::new(pools));
+    let by_task = (cfg.actions_per_scene > 1).then(|| task_pools(cfg, pools, actions));
     for i in 0..count {
         let update = first + i as u64;
         let mirror = cfg.mirror.then_some(Mirror {
@@ -158,6 +169,7 @@ pub fn run_updates(
                     cfg.batch,
                     cfg.actions_per_scene,
                     cfg.balanced,
+                    cfg.near_misses,
                     cfg.seed,
                     update,
                 );
