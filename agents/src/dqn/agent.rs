@@ -81,11 +81,7 @@ impl Dqn {
         progress: Arc<dyn TrainProgress>,
     ) -> Dqn {
         Dqn {
-            online_by_task: if config.near_misses > 0 {
-                TaskPools::default().with_near_misses(&ctx.actions)
-            } else {
-                TaskPools::default()
-            },
+            online_by_task: train::task_pools(&config, &Pools::default(), &ctx.actions),
             ctx,
             config,
             online,
