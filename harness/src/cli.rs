@@ -231,7 +231,8 @@ pub struct EvalArgs {
     /// Folds, e.g. 0-9 or 0,3,5.
     #[arg(long, default_value = "0-9")]
     pub folds: String,
-    /// Evaluate on the test or the dev split.
+    /// Evaluate on the test or the dev split, or on the training tasks the agents learn from
+    /// (their fit, to set beside the test or dev split's generalization).
     #[arg(long, value_enum, default_value_t = SplitChoice::Test)]
     pub split: SplitChoice,
     /// Size of the agents' fixed action set per tier (the paper: 10,000).
@@ -322,6 +323,10 @@ pub struct EvalArgs {
     /// Residual blocks in each of the DQN's stages, 1 to 8 (default: the profile's, 1 or 2).
     #[arg(long, value_name = "N")]
     pub dqn_blocks: Option<usize>,
+    /// Two coordinate planes (each pixel's x and y) beside the DQN's colour planes (default:
+    /// the profile's, true in `cpu`, false in `paper`).
+    #[arg(long, value_name = "BOOL")]
+    pub dqn_coord_planes: Option<bool>,
     /// DQN training shows each scene mirrored left to right (with its actions) half the time
     /// (default: the profile's). The model file's name says so.
     #[arg(long, value_name = "BOOL")]
@@ -428,6 +433,7 @@ pub enum AuditSubset {
 pub enum SplitChoice {
     Test,
     Dev,
+    Train,
 }
 
 /// Arguments of `rephyre audit`.

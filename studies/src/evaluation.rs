@@ -102,6 +102,8 @@ pub mod dqn {
         pub widths: Option<Vec<usize>>,
         /// Residual blocks per stage.
         pub blocks: Option<usize>,
+        /// Each pixel's x and y beside the colour planes.
+        pub coord_planes: Option<bool>,
     }
 
     impl NetOverrides {
@@ -120,6 +122,9 @@ pub mod dqn {
             }
             if let Some(b) = self.blocks {
                 net.blocks = b;
+            }
+            if let Some(c) = self.coord_planes {
+                net.coord_planes = c;
             }
         }
     }
@@ -246,17 +251,13 @@ pub mod dqn {
                     c.batch
                 );
             }
-            let negatives = c.actions_per_scene - c.actions_per_scene / 2;
-            if c.near_misses > 0 && (c.actions_per_scene < 2 || c.near_misses > negatives) {
+            let negatives = agents::dqn::data::non_solving_per_scene(c.actions_per_scene);
+            if c.near_misses > negatives {
                 bail!(
                     "--dqn-near-misses {} must be at most the non-solving actions per scene ({} \
                      of --dqn-actions-per-scene {})",
                     c.near_misses,
-                    if c.actions_per_scene < 2 {
-                        0
-                    } else {
-                        negatives
-                    },
+                    negatives,
                     c.actions_per_scene
                 );
             }
@@ -335,18 +336,20 @@ pub mod dqn {
     }
 
     /// The network's shape in a model's file name where it is not the profile's for `setup`
-    /// (`-obs128-k5-pool-w16.32.64.128`), so that models of two shapes can share a directory.
+    /// (`-obs128-k5-pool-w16.32.64.128`, then `-b2` and `-coord`/`-nocoord` where the blocks or
+    /// the coordinate planes differ), so that models of two shapes can share a directory.
     fn net_tag(cfg: &TrainConfig, setup: Setup) -> String {
         let preset = setting_preset(cfg.profile, setup, cfg.seed);
         let (n, p) = (&cfg.net, &preset.net);
-        if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths, n.blocks)
-            == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths, p.blocks)
+        if (n.obs_size, n.stem_kernel, n.stem_pool, &n.widths)
+            == (p.obs_size, p.stem_kernel, p.stem_pool, &p.widths)
+            && (n.blocks, n.coord_planes) == (p.blocks, p.coord_planes)
         {
             return String::new();
         }
         let widths: Vec<String> = n.widths.iter().map(|w| w.to_string()).collect();
         format!(
-            "-obs{}-k{}{}-w{}{}",
+            "-obs{}-k{}{}-w{}{}{}",
             n.obs_size,
             n.stem_kernel,
             if n.stem_pool { "-pool" } else { "" },
@@ -355,6 +358,11 @@ pub mod dqn {
                 String::new()
             } else {
                 format!("-b{}", n.blocks)
+            },
+            match (n.coord_planes == p.coord_planes, n.coord_planes) {
+                (true, _) => "",
+                (false, true) => "-coord",
+                (false, false) => "-nocoord",
             }
         )
     }
@@ -507,6 +515,19 @@ mod dqn_config_tests {
             assert!(!d.trains_like(&w));
             deeper.check(within).unwrap();
             assert!(named(&deeper).contains("-cpu-obs64-k3-w8.16.32.64-b2-10actions-"));
+            // So are the coordinate planes: off, the model is another one, named for it.
+            let flat = DqnParams {
+                net: NetOverrides {
+                    coord_planes: Some(false),
+                    ..Default::default()
+                },
+                ..params(None)
+            };
+            let f = flat.config(within);
+            assert!(w.net.coord_planes && !f.net.coord_planes);
+            assert!(!f.trains_like(&w));
+            flat.check(within).unwrap();
+            assert!(named(&flat).contains("-cpu-obs64-k3-w8.16.32.64-nocoord-10actions-"));
             // What cannot be trained is refused in the command line's words.
             let refused = |p: DqnParams| p.check(within).unwrap_err().to_string();
             let net = |n: NetOverrides| DqnParams {
@@ -559,6 +580,9 @@ mod dqn_config_tests {
 pub enum EvalSplit {
     Test,
     Dev,
+    /// The tasks the agents learn from: how well an agent fits them, to set beside how well
+    /// it generalizes (dev, test). Agents still learn from the same training tasks.
+    Train,
 }
 
 impl EvalSplit {
@@ -567,6 +591,7 @@ impl EvalSplit {
         match self {
             EvalSplit::Test => "test",
             EvalSplit::Dev => "dev",
+            EvalSplit::Train => "train",
         }
     }
 }
@@ -1046,6 +1071,7 @@ impl TierRun<'_> {
         Ok(match self.params.split {
             EvalSplit::Dev => [dev.clone(), train, dev],
             EvalSplit::Test => [test, train, dev],
+            EvalSplit::Train => [train.clone(), train, dev],
         })
     }
 

@@ -337,6 +337,17 @@ fn pick(seed: u64, update: u64, slot: usize, len: usize) -> usize {
     ((u128::from(w) * len as u128) >> 64) as usize
 }
 
+/// How many of a balanced group of `per_scene` actions of one scene are non-solving
+/// ([`sample_grouped`]): the group's second half, the larger one when `per_scene` is odd; none
+/// below two, where a group is a single draw.
+pub fn non_solving_per_scene(per_scene: usize) -> usize {
+    if per_scene < 2 {
+        0
+    } else {
+        per_scene - per_scene / 2
+    }
+}
+
 /// The examples of update `update` in groups of `per_scene` actions of one task (a batch of
 /// `batch / per_scene` scenes; the network encodes each scene once). With `balanced`, a group's
 /// task is drawn uniformly from the tasks with both solving and non-solving actions, and the
@@ -381,7 +392,7 @@ pub fn sample_grouped(
             let (action, is_solved) = if balanced {
                 if j < per_scene / 2 {
                     (solved[pick(seed, update, slot, solved.len())], true)
-                } else if j >= per_scene - near.min(per_scene - per_scene / 2) {
+                } else if j >= per_scene - near.min(non_solving_per_scene(per_scene)) {
                     let i = pick(seed, update, slot, near_misses.len());
                     (near_misses[i], false)
                 } else {

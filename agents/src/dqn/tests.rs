@@ -184,6 +184,16 @@ fn grouped_batches_share_a_scene_and_are_balanced() {
             }
         }
     }
+    // An odd group has one more non-solving draw than solving ones, as many as
+    // `non_solving_per_scene` says (the number the command line's near-miss check allows).
+    for update in 0..5 {
+        for group in sample_grouped(&by_task, 63, 7, true, 0, 5, update).chunks(7) {
+            let failing = group.iter().filter(|(_, s)| !s).count();
+            assert_eq!(failing, super::data::non_solving_per_scene(7));
+            assert_eq!(failing, 4);
+        }
+    }
+    assert_eq!(super::data::non_solving_per_scene(1), 0);
     // Only tasks with both kinds are drawn balanced, each about as often (not by pool size).
     assert_eq!(seen[1] + seen[3], 0, "{seen:?}");
     assert!(seen[0] > 150 && seen[2] > 150, "{seen:?}");

@@ -55,6 +55,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         split: match a.split {
             SplitChoice::Test => EvalSplit::Test,
             SplitChoice::Dev => EvalSplit::Dev,
+            SplitChoice::Train => EvalSplit::Train,
         },
         actions: a.actions,
         seed: a.seed,
@@ -82,6 +83,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
                 stem_pool: a.dqn_stem_pool,
                 widths: a.dqn_widths.clone(),
                 blocks: a.dqn_blocks,
+                coord_planes: a.dqn_coord_planes,
             },
             ensemble: a.dqn_ensemble as usize,
             train_actions: a.dqn_train_actions,

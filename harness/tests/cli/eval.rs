@@ -172,6 +172,53 @@ fn eval_and_compare_on_a_small_action_set() {
     assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
 }
 
+/// `--split` chooses which of a fold's tasks are evaluated: its test, dev or training tasks
+/// (the agents learn from the training tasks in every case), and names it in the results.
+#[test]
+fn the_split_chooses_the_evaluated_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let setup = tasks::Setup::BallWithinTemplate;
+    let split = tasks::folds::split_tasks(tasks::TaskSet::builtin(), setup, 3).unwrap();
+    for (name, expected) in [
+        ("train", &split.train),
+        ("dev", &split.dev),
+        ("test", &split.test),
+    ] {
+        let per_task = p(&format!("{name}-tasks.csv"));
+        ok(&[
+            "eval",
+            "--agent",
+            "mem",
+            "--setup",
+            "ball_within_template",
+            "--split",
+            name,
+            "--folds",
+            "3",
+            "--actions",
+            "3",
+            "--cache",
+            s(&p("table")),
+            "--out",
+            s(&p(&format!("{name}.csv"))),
+            "--per-task",
+            s(&per_task),
+        ]);
+        let (header, rows) =
+            parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0][col(&header, "split")], name);
+        assert_eq!(rows[0][col(&header, "tasks")], expected.len().to_string());
+        let (th, trows) = parse_csv(&std::fs::read_to_string(&per_task).unwrap());
+        let mut seen: Vec<String> = trows.iter().map(|r| r[col(&th, "task")].clone()).collect();
+        seen.sort();
+        let mut want: Vec<String> = expected.iter().map(|id| id.to_string()).collect();
+        want.sort();
+        assert_eq!(seen, want, "the {name} split's tasks");
+    }
+}
+
 /// DQN on a 4-action set with a few updates: a model per fold is saved, a second run loads it
 /// and gives the same results, a model trained otherwise is refused, DQN-O with no online
 /// update ranks like DQN from the same model, bad values fail cleanly.
