@@ -28,6 +28,7 @@ impl Agent for Rand {
         "RAND"
     }
     fn train(&mut self, _: &dyn Simulator, _: &[usize], _: &[usize]) {}
+    fn refit(&mut self, _: &dyn Simulator, _: &[usize]) {}
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
         // Keyed by the task's template and position-independent id: (template, task index) is
         // stable across folds because the evaluation's task list is the whole tier.
@@ -232,6 +233,9 @@ impl Agent for Mem {
             .map(rank)
             .collect();
     }
+    fn refit(&mut self, sim: &dyn Simulator, tasks: &[usize]) {
+        self.train(sim, tasks, &[]);
+    }
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
         self.group = self.memory.group(sim.template(task));
         self.next = 0;
@@ -299,6 +303,11 @@ impl Agent for MemO {
         self.weight = best.1;
         self.online = self.train.empty_like();
     }
+    fn refit(&mut self, sim: &dyn Simulator, tasks: &[usize]) {
+        // The online weight stays the one chosen on the dev tasks.
+        self.train = Memory::learn(sim, tasks, self.actions, self.per_template);
+        self.online = self.train.empty_like();
+    }
     #[allow(clippy::float_arithmetic)]
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
         self.group = self.train.group(sim.template(task));
@@ -356,6 +365,7 @@ impl Agent for Optimal {
         "OPTIMAL"
     }
     fn train(&mut self, _: &dyn Simulator, _: &[usize], _: &[usize]) {}
+    fn refit(&mut self, _: &dyn Simulator, _: &[usize]) {}
     fn start_task(&mut self, sim: &dyn Simulator, task: usize) {
         let mut solving: Vec<usize> = (0..self.actions)
             .filter(|&a| sim.status(task, a) == Status::Solved)

@@ -94,6 +94,10 @@ pub trait Agent {
     fn name(&self) -> &'static str;
     /// Training phase: free access to `sim` on the training tasks (and dev tasks for tuning).
     fn train(&mut self, sim: &dyn Simulator, train: &[usize], dev: &[usize]);
+    /// After [`Agent::train`]: learn again from `tasks` (for a test evaluation, the training
+    /// and dev tasks together, as the original trained its final agents), keeping what `train`
+    /// chose on the dev tasks. Agents that learn nothing from tasks leave themselves as they are.
+    fn refit(&mut self, sim: &dyn Simulator, tasks: &[usize]);
     /// A new test task begins.
     fn start_task(&mut self, sim: &dyn Simulator, task: usize);
     /// The next action to try (an action-set index), or `None` to give up on this task.

@@ -135,6 +135,42 @@ fn memo_learns_online_from_test_tasks() {
     assert_eq!(mem.tuned(), "");
 }
 
+/// Learning again from more tasks (the training and dev tasks of a test evaluation) keeps the
+/// weight MEM-O chose on the dev tasks with the training tasks alone, and learns the statuses of
+/// every task it is given.
+#[test]
+fn refitting_keeps_what_was_chosen_on_dev_and_learns_the_new_tasks() {
+    // Tuned with template 0 as training and template 1 as dev: a heavy online weight.
+    let mut heavy = MemO::new(20, false);
+    heavy.train(&Toy, &[0, 1], &[4, 5]);
+    let chosen = heavy.weight;
+    assert!(chosen >= 10.0, "{chosen}");
+    heavy.refit(&Toy, &[0, 1, 4, 5]);
+    assert_eq!(heavy.weight, chosen, "refit keeps the dev choice");
+    // Its memory now holds template 1's dev tasks, where only 15 solves: 15 ranks with 3 and 7.
+    let mut fresh = MemO::new(20, false);
+    fresh.train(&Toy, &[0, 1, 4, 5], &[]);
+    fresh.weight = chosen;
+    let tests = [2, 3, 6, 7];
+    assert_eq!(
+        evaluate(&mut heavy, &Toy, &tests),
+        evaluate(&mut fresh, &Toy, &tests)
+    );
+    // MEM refitted is MEM trained on those tasks; before the refit it had not seen template 1.
+    let mut mem = Mem::new(20, false);
+    mem.train(&Toy, &[0, 1], &[4, 5]);
+    let before = evaluate(&mut mem, &Toy, &[6, 7]);
+    mem.refit(&Toy, &[0, 1, 4, 5]);
+    let mut both = Mem::new(20, false);
+    both.train(&Toy, &[0, 1, 4, 5], &[]);
+    let after = evaluate(&mut mem, &Toy, &[6, 7]);
+    assert_eq!(after, evaluate(&mut both, &Toy, &[6, 7]));
+    assert!(
+        after[0].unwrap() < before[0].unwrap(),
+        "{before:?} {after:?}"
+    );
+}
+
 #[test]
 fn untrained_mem_agents_do_not_panic() {
     let mut mem = Mem::new(20, true);
@@ -175,6 +211,7 @@ impl Agent for Recorder {
         "recorder"
     }
     fn train(&mut self, _: &dyn Simulator, _: &[usize], _: &[usize]) {}
+    fn refit(&mut self, _: &dyn Simulator, _: &[usize]) {}
     fn start_task(&mut self, _: &dyn Simulator, _: usize) {
         self.next = 0;
     }

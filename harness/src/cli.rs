@@ -235,6 +235,12 @@ pub struct EvalArgs {
     /// (their fit, to set beside the test or dev split's generalization).
     #[arg(long, value_enum, default_value_t = SplitChoice::Test)]
     pub split: SplitChoice,
+    /// What the trained agents (MEM, MEM-O, DQN, DQN-O) learn from: the fold's training tasks,
+    /// or its training and dev tasks (the original's protocol for the test split; MEM-O's
+    /// online weight is still chosen on the dev tasks with the training tasks alone). Default:
+    /// train-dev for the test split, train otherwise.
+    #[arg(long, value_enum)]
+    pub learn_from: Option<LearnFromChoice>,
     /// Size of the agents' fixed action set per tier (the paper: 10,000).
     #[arg(long, default_value_t = 10_000)]
     pub actions: usize,
@@ -434,6 +440,13 @@ pub enum SplitChoice {
     Test,
     Dev,
     Train,
+}
+
+/// `eval --learn-from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LearnFromChoice {
+    Train,
+    TrainDev,
 }
 
 /// Arguments of `rephyre audit`.

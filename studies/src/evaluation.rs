@@ -307,17 +307,23 @@ pub mod dqn {
 
     /// The model file of (setup, fold) trained under `cfg` in the models directory `dir`:
     /// named by everything that determines it but the data's content (checked against the
-    /// file's header on loading); `actions` is the number it trained on.
+    /// file's header on loading); `actions` is the number it trained on; `fold3+dev` when it
+    /// learned from the fold's dev tasks too.
     pub fn model_path(
         dir: &std::path::Path,
         cfg: &TrainConfig,
         setup: Setup,
         fold: u32,
+        learn: LearnFrom,
         actions: usize,
     ) -> PathBuf {
         dir.join(format!(
-            "dqn-{}-fold{fold}-{}{}-{actions}actions{}-seed{}.model",
+            "dqn-{}-fold{fold}{}-{}{}-{actions}actions{}-seed{}.model",
             setup,
+            match learn {
+                LearnFrom::Train => "",
+                LearnFrom::TrainAndDev => "+dev",
+            },
             cfg.profile.name(),
             net_tag(cfg, setup),
             if cfg.mirror { "-mirror" } else { "" },
@@ -375,7 +381,7 @@ pub mod dqn {
         ctx: &Arc<DqnContext>,
         p: &DqnParams,
         table: &StatusTable,
-        train: &[usize],
+        (train, learn): (&[usize], LearnFrom),
         setup: Setup,
         fold: u32,
         action_seed: u64,
@@ -383,8 +389,12 @@ pub mod dqn {
     ) -> Result<Box<dyn Agent>> {
         // The model is named by the actions it trained on, not by those it ranks.
         let actions = ctx.actions.len();
+        let tasks = match learn {
+            LearnFrom::Train => "",
+            LearnFrom::TrainAndDev => " and its dev tasks",
+        };
         let trained_on =
-            format!("{setup} fold {fold}, {actions} actions (action seed {action_seed})");
+            format!("{setup} fold {fold}{tasks}, {actions} actions (action seed {action_seed})");
         let size = p.ensemble.max(1);
         let mut members = Vec::with_capacity(size);
         for k in 0..size as u64 {
@@ -393,7 +403,7 @@ pub mod dqn {
             let path = p
                 .models
                 .as_ref()
-                .map(|d| model_path(d, &cfg, setup, fold, actions));
+                .map(|d| model_path(d, &cfg, setup, fold, learn, actions));
             let mut agent = Dqn::new(
                 ctx.clone(),
                 cfg,
@@ -488,9 +498,16 @@ mod dqn_config_tests {
             shaped.check(within).unwrap();
             let dir = std::path::Path::new("m");
             let named = |p: &DqnParams| {
-                super::dqn::model_path(dir, &p.config(within), within, 0, 10)
-                    .display()
-                    .to_string()
+                super::dqn::model_path(
+                    dir,
+                    &p.config(within),
+                    within,
+                    0,
+                    super::LearnFrom::Train,
+                    10,
+                )
+                .display()
+                .to_string()
             };
             assert!(!named(&params(None)).contains("obs"));
             assert!(named(&shaped).contains("-cpu-obs128-k3-pool-w8.16.32.64-10actions-"));
@@ -596,6 +613,37 @@ impl EvalSplit {
     }
 }
 
+/// What the trained agents (MEM, MEM-O, DQN, DQN-O) learn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnFrom {
+    /// The fold's training tasks alone.
+    Train,
+    /// The training and dev tasks together, as the original trained the agents it evaluated
+    /// on the test tasks (its `--use-test-split`); what an agent chooses on the dev tasks
+    /// (MEM-O's online weight) is still chosen with the training tasks alone. Only for the
+    /// test split.
+    TrainAndDev,
+}
+
+impl LearnFrom {
+    /// The original's choice for `split`: training and dev tasks for the test split, the
+    /// training tasks otherwise.
+    pub fn default_for(split: EvalSplit) -> LearnFrom {
+        match split {
+            EvalSplit::Test => LearnFrom::TrainAndDev,
+            EvalSplit::Dev | EvalSplit::Train => LearnFrom::Train,
+        }
+    }
+
+    /// Its name on the command line and in reports (`train`, `train-dev`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LearnFrom::Train => "train",
+            LearnFrom::TrainAndDev => "train-dev",
+        }
+    }
+}
+
 /// What an evaluation covers.
 #[derive(Clone, Debug)]
 pub struct Params {
@@ -604,6 +652,8 @@ pub struct Params {
     /// Folds (0-9).
     pub folds: Vec<u32>,
     pub split: EvalSplit,
+    /// What the trained agents learn from ([`LearnFrom::TrainAndDev`] needs the test split).
+    pub learn: LearnFrom,
     /// Size of the agents' fixed action set per tier.
     pub actions: usize,
     /// Seed of the action set and of RAND's orders.
@@ -870,6 +920,10 @@ pub struct FoldResult {
     /// for agents that tune nothing and in files written before the column existed.
     #[serde(default)]
     pub tuned: String,
+    /// What the trained agents learned from ([`LearnFrom::name`]: `train`, `train-dev`); empty
+    /// in files written before the column existed, which learned from `train`.
+    #[serde(default)]
+    pub learned_from: String,
 }
 
 /// How many of the set's actions each tier's table holds: the ranked ones, or more when the
@@ -893,9 +947,15 @@ fn table_columns(params: &Params) -> Result<usize> {
 fn results_fingerprint(set: &TaskSet, params: &Params) -> Result<String> {
     let all: Vec<&Task> = set.tasks().iter().collect();
     Ok(format!(
-        "eval-results-2 rephyre-{} split {} actions {} seed {} tasks {}",
+        "eval-results-2 rephyre-{} split {}{} actions {} seed {} tasks {}",
         env!("CARGO_PKG_VERSION"),
         params.split.name(),
+        // Unchanged for the training tasks alone, so checkpoints written before the choice
+        // existed resume under it.
+        match params.learn {
+            LearnFrom::Train => "",
+            LearnFrom::TrainAndDev => " learning from train+dev",
+        },
         params.actions,
         params.seed,
         tasks_fingerprint(&all)?,
@@ -918,6 +978,12 @@ fn agent_config(params: &Params, kind: AgentKind, setup: Setup) -> Result<String
 pub fn run(set: &TaskSet, params: &Params, cfg: &RunConfig) -> Result<Report> {
     if params.actions == 0 {
         bail!("--actions must be at least 1");
+    }
+    if params.learn == LearnFrom::TrainAndDev && params.split != EvalSplit::Test {
+        bail!(
+            "--learn-from train-dev needs --split test (on the {} split the dev tasks are not held out)",
+            params.split.name()
+        );
     }
     let columns = table_columns(params)?;
     let pool = runner::pool(cfg.threads)?;
@@ -1094,6 +1160,7 @@ impl TierRun<'_> {
             seconds,
             actions: self.params.actions,
             tuned,
+            learned_from: self.params.learn.name().to_string(),
         }
     }
 
@@ -1150,9 +1217,23 @@ impl TierRun<'_> {
             let [evaluated, train, dev] = this.fold_tasks(setup, fold)?;
             let t0 = Instant::now();
             let params = this.params;
+            // Settings are chosen on the dev tasks with the training tasks alone; the agent then
+            // learns from `learn`.
+            let learn: Vec<usize> = match params.learn {
+                LearnFrom::Train => train.clone(),
+                LearnFrom::TrainAndDev => {
+                    let mut both: Vec<usize> = train.iter().chain(&dev).copied().collect();
+                    both.sort_unstable();
+                    both.dedup();
+                    both
+                }
+            };
             let mut agent: Box<dyn Agent> = match kind.make(setup, params.actions, params.seed) {
                 Some(mut a) => {
                     a.train(this.table, &train, &dev);
+                    if params.learn == LearnFrom::TrainAndDev {
+                        a.refit(this.table, &learn);
+                    }
                     a
                 }
                 #[cfg(feature = "dqn")]
@@ -1165,7 +1246,7 @@ impl TierRun<'_> {
                         ctx,
                         p,
                         this.training_table.unwrap_or(this.table),
-                        &train,
+                        (&learn, params.learn),
                         setup,
                         fold,
                         params.seed,
@@ -1284,7 +1365,11 @@ pub fn table_markdown(results: &[FoldResult]) -> String {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        let _ = writeln!(s, "\nAUCCESS × 100, mean ± std over folds {folds:?} ({} split); {} actions in the agents' action set.", r.split, r.actions);
+        let learned = match r.learned_from.as_str() {
+            "train-dev" => "; the agents learned from the training and dev tasks",
+            _ => "; the agents learned from the training tasks",
+        };
+        let _ = writeln!(s, "\nAUCCESS × 100, mean ± std over folds {folds:?} ({} split{learned}); {} actions in the agents' action set.", r.split, r.actions);
     }
     s
 }

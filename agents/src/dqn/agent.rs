@@ -383,6 +383,12 @@ impl Agent for DqnEnsemble {
         }
     }
 
+    fn refit(&mut self, sim: &dyn Simulator, tasks: &[usize]) {
+        for m in &mut self.members {
+            m.refit(sim, tasks);
+        }
+    }
+
     fn will_evaluate(&mut self, tasks: &[usize]) {
         if !self.members.iter().any(|m| m.online) {
             self.ahead.plan(tasks);
@@ -433,6 +439,11 @@ impl Agent for Dqn {
     fn train(&mut self, sim: &dyn Simulator, train: &[usize], _dev: &[usize]) {
         // Without a file to load or save, fitting cannot fail.
         let _ = self.fit(sim, train, None, "");
+    }
+
+    /// Trains afresh on `tasks` (the DQN chooses nothing on the dev tasks at run time).
+    fn refit(&mut self, sim: &dyn Simulator, tasks: &[usize]) {
+        let _ = self.fit(sim, tasks, None, "");
     }
 
     fn will_evaluate(&mut self, tasks: &[usize]) {

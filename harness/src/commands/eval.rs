@@ -3,7 +3,8 @@
 //! one-sided Wilcoxon test of two such files.
 
 use crate::cli::{
-    AgentChoice, CompareArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs, SplitChoice,
+    AgentChoice, CompareArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs, LearnFromChoice,
+    SplitChoice,
 };
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use studies::evaluation::dqn::{DqnParams, NetOverrides};
 use studies::evaluation::{
     check_one_agent, read_results, table_markdown, table_shard as table_shard_of, table_tiers,
-    AgentKind, EvalSplit, Params,
+    AgentKind, EvalSplit, LearnFrom, Params,
 };
 use studies::files::{check_writable, write_atomic};
 use studies::runner::RunConfig;
@@ -40,6 +41,11 @@ fn parse_folds(text: &str) -> Result<Vec<u32>> {
 
 pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     let set = ctx.task_set()?;
+    let split = match a.split {
+        SplitChoice::Test => EvalSplit::Test,
+        SplitChoice::Dev => EvalSplit::Dev,
+        SplitChoice::Train => EvalSplit::Train,
+    };
     let params = Params {
         setups: a.setup.setups(),
         agents: match a.agent {
@@ -52,10 +58,11 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             AgentChoice::All => AgentKind::ALL.to_vec(),
         },
         folds: parse_folds(&a.folds)?,
-        split: match a.split {
-            SplitChoice::Test => EvalSplit::Test,
-            SplitChoice::Dev => EvalSplit::Dev,
-            SplitChoice::Train => EvalSplit::Train,
+        split,
+        learn: match a.learn_from {
+            None => LearnFrom::default_for(split),
+            Some(LearnFromChoice::Train) => LearnFrom::Train,
+            Some(LearnFromChoice::TrainDev) => LearnFrom::TrainAndDev,
         },
         actions: a.actions,
         seed: a.seed,

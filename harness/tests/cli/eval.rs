@@ -209,6 +209,10 @@ fn the_split_chooses_the_evaluated_tasks() {
             parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0][col(&header, "split")], name);
+        // The agents learned from the training and dev tasks for the test split (the
+        // original's protocol), from the training tasks alone otherwise.
+        let learned = if name == "test" { "train-dev" } else { "train" };
+        assert_eq!(rows[0][col(&header, "learned_from")], learned);
         assert_eq!(rows[0][col(&header, "tasks")], expected.len().to_string());
         let (th, trows) = parse_csv(&std::fs::read_to_string(&per_task).unwrap());
         let mut seen: Vec<String> = trows.iter().map(|r| r[col(&th, "task")].clone()).collect();
@@ -217,6 +221,22 @@ fn the_split_chooses_the_evaluated_tasks() {
         want.sort();
         assert_eq!(seen, want, "the {name} split's tasks");
     }
+    // The dev tasks cannot be learned from where they are evaluated.
+    let err = fails(&[
+        "eval",
+        "--agent",
+        "mem",
+        "--split",
+        "dev",
+        "--learn-from",
+        "train-dev",
+        "--out",
+        s(&p("x.csv")),
+    ]);
+    assert!(
+        err.contains("--learn-from train-dev needs --split test"),
+        "{err}"
+    );
 }
 
 /// DQN on a 4-action set with a few updates: a model per fold is saved, a second run loads it
@@ -259,10 +279,20 @@ fn dqn_models_are_saved_and_loaded() {
     let (first, second) = (p("a.csv"), p("b.csv"));
     let text = run_ok(args("dqn", "3", &first));
     assert!(text.contains("| DQN |"), "{text}");
-    assert_eq!(
-        std::fs::read_dir(&models).unwrap().count(),
-        1,
-        "one model for one fold"
+    let model_names = || -> Vec<String> {
+        let mut n: Vec<String> = std::fs::read_dir(&models)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(model_names().len(), 1, "one model for one fold");
+    // For the test split it learned from the fold's training and dev tasks, and says so.
+    let first_model = &model_names()[0];
+    assert!(
+        first_model.starts_with("dqn-ball_cross_template-fold0+dev-cpu-"),
+        "{first_model}"
     );
     run_ok(args("dqn", "3", &second));
     assert_eq!(
@@ -374,14 +404,6 @@ fn dqn_models_are_saved_and_loaded() {
     let mut mirrored = args("dqn", "3", &p("m.csv"));
     mirrored.extend(["--dqn-mirror", "true"].map(String::from));
     run_ok(mirrored.clone());
-    let model_names = || {
-        let mut n: Vec<String> = std::fs::read_dir(&models)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        n.sort();
-        n
-    };
     let names = model_names();
     assert!(
         names.len() == 3 && names.iter().any(|n| n.contains("-4actions-mirror-seed0")),
