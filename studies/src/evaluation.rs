@@ -1408,12 +1408,21 @@ pub struct Comparison {
     pub pairs: usize,
     /// `None` when every difference is zero.
     pub test: Option<agents::wilcoxon::Wilcoxon>,
+    /// What `a`'s and `b`'s agents learned from (`--learn-from`), where a paired fold's two
+    /// differ: a comparison of two protocols as much as of two agents.
+    pub learned_differently: Option<(String, String)>,
 }
 
 /// Compare two agents' results (`a` and `b`, each from one agent) over their paired folds.
 pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Result<Comparison> {
     let mut xs = Vec::new();
     let mut ys = Vec::new();
+    let mut learned_differently = None;
+    // Files written before the column existed learned from the training tasks.
+    let learned = |r: &FoldResult| match r.learned_from.as_str() {
+        "" => LearnFrom::Train.name().to_string(),
+        l => l.to_string(),
+    };
     for x in a.iter().filter(|r| setup.is_none_or(|s| r.setup == s)) {
         if let Some(y) = b
             .iter()
@@ -1421,6 +1430,9 @@ pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Resul
         {
             xs.push(x.auccess);
             ys.push(y.auccess);
+            if learned(x) != learned(y) && learned_differently.is_none() {
+                learned_differently = Some((learned(x), learned(y)));
+            }
         }
     }
     if xs.is_empty() {
@@ -1432,12 +1444,57 @@ pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Resul
         b: name(b),
         pairs: xs.len(),
         test: agents::wilcoxon::wilcoxon_greater(&xs, &ys),
+        learned_differently,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `compare` says when the two files' agents learned from different tasks; a file written
+    /// before `learned_from` existed counts as learning from the training tasks.
+    #[test]
+    fn compare_notes_results_learned_under_two_protocols() {
+        let row = |agent: &str, fold: u32, auccess: f64, learned: &str| FoldResult {
+            agent: agent.to_string(),
+            setup: "ball_within_template".to_string(),
+            fold,
+            split: "test".to_string(),
+            tasks: 500,
+            auccess,
+            success_at_10: 0.0,
+            seconds: 0.0,
+            actions: 10,
+            tuned: String::new(),
+            learned_from: learned.to_string(),
+        };
+        let rows = |agent: &str, base: f64, learned: &str| -> Vec<FoldResult> {
+            (0..10)
+                .map(|f| row(agent, f, base + f64::from(f) * 0.01, learned))
+                .collect()
+        };
+        let (dqn, old_mem) = (rows("DQN", 0.6, "train-dev"), rows("MEM", 0.4, ""));
+        let c = compare(&dqn, &old_mem, None).unwrap();
+        assert_eq!(c.pairs, 10);
+        assert_eq!(
+            c.learned_differently,
+            Some(("train-dev".to_string(), "train".to_string()))
+        );
+        assert!(c.test.unwrap().p_value < 0.01);
+        let new_mem = rows("MEM", 0.4, "train-dev");
+        assert_eq!(
+            compare(&dqn, &new_mem, None).unwrap().learned_differently,
+            None
+        );
+        let explicit = rows("MEM", 0.4, "train");
+        assert_eq!(
+            compare(&old_mem, &explicit, None)
+                .unwrap()
+                .learned_differently,
+            None
+        );
+    }
 
     /// Sharded outcome tables merge into the cache files a single run leaves, byte for byte.
     #[test]

@@ -230,5 +230,11 @@ pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {
             }
         ),
     }
+    if let Some((la, lb)) = &c.learned_differently {
+        println!(
+            "note: {} learned from {la} and {} from {lb} (--learn-from): the protocols differ too",
+            c.a, c.b
+        );
+    }
     Ok(())
 }
