@@ -373,15 +373,16 @@ pub mod dqn {
         )
     }
 
-    /// A DQN (or DQN-O) trained on (or loaded for) one fold: with `ensemble` K > 1, K networks
-    /// of seeds `seed`, `seed + 1`, … (each its own model file) ranking by their mean logit.
+    /// A DQN (or DQN-O) trained on (or loaded for) one fold's `tasks` (its training tasks, with
+    /// its dev tasks as `learn` says): with `ensemble` K > 1, K networks of seeds `seed`,
+    /// `seed + 1`, … (each its own model file) ranking by their mean logit.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fitted(
         kind: AgentKind,
         ctx: &Arc<DqnContext>,
         p: &DqnParams,
         table: &StatusTable,
-        (train, learn): (&[usize], LearnFrom),
+        (tasks, learn): (&[usize], LearnFrom),
         setup: Setup,
         fold: u32,
         action_seed: u64,
@@ -389,12 +390,12 @@ pub mod dqn {
     ) -> Result<Box<dyn Agent>> {
         // The model is named by the actions it trained on, not by those it ranks.
         let actions = ctx.actions.len();
-        let tasks = match learn {
+        let with_dev = match learn {
             LearnFrom::Train => "",
             LearnFrom::TrainAndDev => " and its dev tasks",
         };
         let trained_on =
-            format!("{setup} fold {fold}{tasks}, {actions} actions (action seed {action_seed})");
+            format!("{setup} fold {fold}{with_dev}, {actions} actions (action seed {action_seed})");
         let size = p.ensemble.max(1);
         let mut members = Vec::with_capacity(size);
         for k in 0..size as u64 {
@@ -411,7 +412,7 @@ pub mod dqn {
                 p.progress.clone(),
             );
             agent
-                .fit(table, train, path.as_ref(), &trained_on)
+                .fit(table, tasks, path.as_ref(), &trained_on)
                 .map_err(anyhow::Error::msg)?;
             members.push(agent);
         }
