@@ -261,8 +261,8 @@ pub struct EvalArgs {
     /// Take the (agent, setup, fold) results --checkpoint holds instead of running them again
     /// (a missing file starts afresh; a file of another action set, seed, split, --learn-from or
     /// task set is refused; a DQN result is taken only by a run of the same DQN options, and one
-    /// file keeps the results of several). The outputs are those of one uninterrupted run, but for the
-    /// restored rows' `seconds`, which are the time they took when they ran.
+    /// file keeps the results of several). The outputs are those of one uninterrupted run, but
+    /// for the restored rows' `seconds`, which are the time they took when they ran.
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
     /// Compute only part K of N of the outcome tables (not the agents) and write it to --out

@@ -927,6 +927,18 @@ pub struct FoldResult {
     pub learned_from: String,
 }
 
+impl FoldResult {
+    /// What the trained agents learned from, as its `learned_from` column says (a file written
+    /// before the column existed learned from the training tasks).
+    pub fn learned(&self) -> LearnFrom {
+        if self.learned_from == LearnFrom::TrainAndDev.name() {
+            LearnFrom::TrainAndDev
+        } else {
+            LearnFrom::Train
+        }
+    }
+}
+
 /// How many of the set's actions each tier's table holds: the ranked ones, or more when the
 /// DQNs train on more (`--dqn-train-actions`).
 fn table_columns(params: &Params) -> Result<usize> {
@@ -1366,9 +1378,9 @@ pub fn table_markdown(results: &[FoldResult]) -> String {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        let learned = match r.learned_from.as_str() {
-            "train-dev" => "; the agents learned from the training and dev tasks",
-            _ => "; the agents learned from the training tasks",
+        let learned = match r.learned() {
+            LearnFrom::TrainAndDev => "; the agents learned from the training and dev tasks",
+            LearnFrom::Train => "; the agents learned from the training tasks",
         };
         let _ = writeln!(s, "\nAUCCESS × 100, mean ± std over folds {folds:?} ({} split{learned}); {} actions in the agents' action set.", r.split, r.actions);
     }
@@ -1419,11 +1431,6 @@ pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Resul
     let mut xs = Vec::new();
     let mut ys = Vec::new();
     let mut learned_differently = None;
-    // Files written before the column existed learned from the training tasks.
-    let learned = |r: &FoldResult| match r.learned_from.as_str() {
-        "" => LearnFrom::Train.name().to_string(),
-        l => l.to_string(),
-    };
     for x in a.iter().filter(|r| setup.is_none_or(|s| r.setup == s)) {
         if let Some(y) = b
             .iter()
@@ -1431,8 +1438,11 @@ pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Resul
         {
             xs.push(x.auccess);
             ys.push(y.auccess);
-            if learned(x) != learned(y) && learned_differently.is_none() {
-                learned_differently = Some((learned(x), learned(y)));
+            if x.learned() != y.learned() && learned_differently.is_none() {
+                learned_differently = Some((
+                    x.learned().name().to_string(),
+                    y.learned().name().to_string(),
+                ));
             }
         }
     }
