@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("dqn/{}", profile.name()));
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(500));
-        let mut trainer = Trainer::new(net, 0);
+        let mut trainer = Trainer::new(net, 0, 0.0);
         group.bench_function("update", |b| {
             b.iter(|| single_threaded(|| trainer.step(&batch, cfg.lr)))
         });

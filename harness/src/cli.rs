@@ -302,6 +302,11 @@ pub struct EvalArgs {
     /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
     #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
     pub dqn_lr: Option<f64>,
+    /// DQN decoupled weight decay (AdamW; default: the profile's, 0, plain Adam): each update
+    /// shrinks every weight by learning rate × this of itself. A model trained otherwise is
+    /// refused on loading.
+    #[arg(long, value_name = "W", value_parser = parse_weight_decay)]
+    pub dqn_weight_decay: Option<f64>,
     /// DQN-O: updates after each test task (default: the profile's; 0 makes DQN-O rank like
     /// DQN). A saved model serves any value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
@@ -696,6 +701,13 @@ pub fn parse_learning_rate(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(lr) if lr > 0.0 && lr <= 1.0 => Ok(lr),
         _ => Err(format!("must be a number in (0, 1], got {s:?}")),
+    }
+}
+
+pub fn parse_weight_decay(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if (0.0..=10.0).contains(&w) => Ok(w),
+        _ => Err(format!("must be a number in [0, 10], got {s:?}")),
     }
 }
 

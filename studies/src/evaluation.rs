@@ -141,6 +141,8 @@ pub mod dqn {
         pub batch: Option<usize>,
         pub actions_per_scene: Option<usize>,
         pub lr: Option<f64>,
+        /// Override the profile's decoupled weight decay (0: plain Adam).
+        pub weight_decay: Option<f64>,
         /// Override the profile's non-solving draws per scene taken among near misses.
         pub near_misses: Option<usize>,
         /// Override the profile's DQN-O updates after each test task and their learning rate
@@ -174,6 +176,7 @@ pub mod dqn {
                 .field("batch", &self.batch)
                 .field("actions_per_scene", &self.actions_per_scene)
                 .field("lr", &self.lr)
+                .field("weight_decay", &self.weight_decay)
                 .field("near_misses", &self.near_misses)
                 .field("online_updates", &self.online_updates)
                 .field("online_lr", &self.online_lr)
@@ -204,6 +207,9 @@ pub mod dqn {
             }
             if let Some(lr) = self.lr {
                 c.lr = lr;
+            }
+            if let Some(w) = self.weight_decay {
+                c.weight_decay = w;
             }
             if let Some(n) = self.near_misses {
                 c.near_misses = n;
@@ -442,6 +448,7 @@ mod dqn_config_tests {
             batch: None,
             actions_per_scene: None,
             lr: None,
+            weight_decay: None,
             near_misses: None,
             online_updates: None,
             online_lr: None,

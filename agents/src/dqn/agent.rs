@@ -143,7 +143,7 @@ impl Dqn {
             self.summary = header.summary;
             let cfg = self.config.clone();
             let (trainer, scorer) = self.on_one_thread(|| {
-                let trainer = Trainer::from_net(&cfg.net, net);
+                let trainer = Trainer::from_net(&cfg.net, net, cfg.weight_decay);
                 let scorer = trainer.scorer();
                 (trainer, scorer)
             });

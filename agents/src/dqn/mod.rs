@@ -34,6 +34,10 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+fn is_zero_f64(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// A training configuration preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Profile {
@@ -63,6 +67,10 @@ pub struct TrainConfig {
     pub batch: usize,
     /// Peak Adam learning rate (cosine decay to 0 over `updates`).
     pub lr: f64,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by `lr × weight_decay`
+    /// of itself besides Adam's step (0: plain Adam, both profiles').
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    pub weight_decay: f64,
     /// Half of each batch solving, half not (the paper's class balancing).
     pub balanced: bool,
     /// Actions drawn per scene in a batch (1: every example from anywhere, the paper's). More
@@ -147,6 +155,7 @@ impl TrainConfig {
                 updates: 5_000,
                 batch: 64,
                 lr: 1e-2,
+                weight_decay: 0.0,
                 balanced: true,
                 actions_per_scene: 8,
                 near_misses: 0,
@@ -181,6 +190,7 @@ impl TrainConfig {
                 updates: 100_000,
                 batch: 64,
                 lr: 3e-4,
+                weight_decay: 0.0,
                 balanced: true,
                 actions_per_scene: 1,
                 near_misses: 0,

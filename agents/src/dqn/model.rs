@@ -12,7 +12,7 @@ use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, PaddingConfig2d};
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::{relu, softplus};
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
@@ -577,7 +577,7 @@ pub fn load_tensors(
     }
 }
 
-/// A network being trained, with its optimizer (Adam).
+/// A network being trained, with its optimizer (Adam, or AdamW with weight decay).
 pub struct Trainer {
     /// `None` only inside [`Trainer::step`] (the optimizer takes the module by value).
     net: Option<Net>,
@@ -708,25 +708,37 @@ pub fn train_device() -> Device {
     plain_device().autodiff()
 }
 
+/// Adam, or with a decoupled `weight_decay` AdamW (the same moments and epsilon).
+fn optimizer(weight_decay: f64) -> ModuleOptimizer {
+    if weight_decay == 0.0 {
+        AdamConfig::new().with_epsilon(1e-8).init()
+    } else {
+        AdamWConfig::new()
+            .with_epsilon(1e-8)
+            .with_weight_decay(weight_decay as f32)
+            .init()
+    }
+}
+
 impl Trainer {
-    pub fn new(cfg: &NetConfig, seed: u64) -> Trainer {
+    pub fn new(cfg: &NetConfig, seed: u64, weight_decay: f64) -> Trainer {
         let device = train_device();
         Trainer {
             net: Some(Net::new(cfg, seed, &device)),
-            optim: AdamConfig::new().with_epsilon(1e-8).init(),
+            optim: optimizer(weight_decay),
             device,
             cfg: cfg.clone(),
         }
     }
 
     /// Wrap a network (e.g. loaded from a file) for more training; the optimizer starts fresh.
-    pub fn from_net(cfg: &NetConfig, net: Net) -> Trainer {
+    pub fn from_net(cfg: &NetConfig, net: Net, weight_decay: f64) -> Trainer {
         let device = train_device();
         Trainer {
             // A network read from a file lives on the plain device, where its parameters cannot
             // track gradients: moved to the training device, they must be told to.
             net: Some(net.fork(&device).set_require_grad(true).train()),
-            optim: AdamConfig::new().with_epsilon(1e-8).init(),
+            optim: optimizer(weight_decay),
             device,
             cfg: cfg.clone(),
         }

@@ -93,7 +93,7 @@ pub fn train(
     pools: &Pools,
     progress: &dyn TrainProgress,
 ) -> (Trainer, TrainSummary) {
-    let mut trainer = Trainer::new(net, cfg.seed);
+    let mut trainer = Trainer::new(net, cfg.seed, cfg.weight_decay);
     let losses = run_updates(
         &mut trainer,
         cfg,

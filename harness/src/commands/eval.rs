@@ -78,6 +78,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
             batch: a.dqn_batch,
             actions_per_scene: a.dqn_actions_per_scene,
             lr: a.dqn_lr,
+            weight_decay: a.dqn_weight_decay,
             near_misses: a.dqn_near_misses,
             online_updates: a.dqn_online_updates.map(|u| u as usize),
             online_lr: a.dqn_online_lr,
