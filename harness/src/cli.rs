@@ -194,12 +194,12 @@ EXAMPLES:
 
 The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
 like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
-on a task). The status of every (task, action) pair of the tier is computed once (parallel, resumable with
---cache) and shared by every agent, setup and fold. DQN and DQN-O train on the training tasks'
-rows of that table, per fold (`--dqn-profile cpu`: minutes per fold on 2 cores; `paper`: the
-paper's network and 100,000 updates); `--agent all` is the four untrained baselines. With
---checkpoint FILE every finished (agent, setup, fold) is saved as it finishes; --resume runs only
-the ones FILE lacks.";
+on a task). The status of every (task, action) pair of the tier is computed once (parallel,
+resumable with --cache) and shared by every agent, setup and fold. DQN and DQN-O train per fold
+on that table's rows of the tasks they learn from (--learn-from; `--dqn-profile cpu`: minutes per
+fold on 2 cores; `paper`: the paper's network and 100,000 updates); `--agent all` is the four
+untrained baselines. With --checkpoint FILE every finished (agent, setup, fold) is saved as it
+finishes; --resume runs only the ones FILE lacks.";
 
 const COMPARE_EXAMPLES: &str = "\
 EXAMPLES:

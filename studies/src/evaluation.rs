@@ -606,7 +606,7 @@ pub enum EvalSplit {
     Test,
     Dev,
     /// The tasks the agents learn from: how well an agent fits them, to set beside how well
-    /// it generalizes (dev, test). Agents still learn from the same training tasks.
+    /// it generalizes (dev, test). Agents learn from the training tasks alone, as for dev.
     Train,
 }
 

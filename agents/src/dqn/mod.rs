@@ -10,8 +10,8 @@
 //! * [`agent`]: the [`crate::Agent`] implementations.
 //!
 //! Training data is the status table the evaluation already computes: the statuses of the
-//! fixed action set on every task of the tier; DQN trains on the training tasks' rows (the
-//! original trained on its cache of 100,000 random actions per task, of which it re-ranked a
+//! fixed action set on every task of the tier; DQN trains on the rows of the tasks it learns
+//! from (the original trained on its cache of 100,000 random actions per task, of which it re-ranked a
 //! fixed subset at test time).
 
 pub mod agent;

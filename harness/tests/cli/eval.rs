@@ -172,8 +172,8 @@ fn eval_and_compare_on_a_small_action_set() {
     assert!(fails(&["compare", s(&p("mem.csv")), s(&p("missing.csv"))]).contains("cannot read"));
 }
 
-/// `--split` chooses which of a fold's tasks are evaluated: its test, dev or training tasks
-/// (the agents learn from the training tasks in every case), and names it in the results.
+/// `--split` chooses which of a fold's tasks are evaluated: its test, dev or training tasks,
+/// and names it in the results with what the agents learned from.
 #[test]
 fn the_split_chooses_the_evaluated_tasks() {
     let dir = tempfile::tempdir().unwrap();
