@@ -471,7 +471,7 @@ fn dqn_models_are_saved_and_loaded() {
         ("--dqn-batch", "1", "--dqn-batch 1 must be"),
         ("--dqn-actions-per-scene", "5", "divide the batch"),
         ("--dqn-lr", "0", "--dqn-lr"),
-        ("--dqn-weight-decay", "-1", "--dqn-weight-decay"),
+        ("--dqn-weight-decay", "11", "--dqn-weight-decay"),
     ] {
         let mut bad = args("dqn", "3", &p("x.csv"));
         bad.extend([flag, value].map(String::from));
