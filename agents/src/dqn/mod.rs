@@ -11,8 +11,8 @@
 //!
 //! Training data is the status table the evaluation already computes: the statuses of the
 //! fixed action set on every task of the tier; DQN trains on the rows of the tasks it learns
-//! from (the original trained on its cache of 100,000 random actions per task, of which it re-ranked a
-//! fixed subset at test time).
+//! from (the original trained on its cache of 100,000 random actions per task, of which it
+//! re-ranked a fixed subset at test time).
 
 pub mod agent;
 pub mod data;
