@@ -216,3 +216,52 @@ pub(crate) fn update_contacts_in_place(
         sleep::wake(bodies, bi as usize);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{BodyDef, BodyKind};
+    use crate::math::Vec2;
+    use crate::testbed::ball_shape;
+
+    fn body(friction: Fixed, restitution: Fixed) -> Body {
+        let mut def = BodyDef::new(
+            BodyKind::Dynamic,
+            Vec2::ZERO,
+            Fixed::ZERO,
+            vec![ball_shape(5, 1)],
+        );
+        def.friction = friction;
+        def.restitution = restitution;
+        Body::from_def(&def)
+    }
+
+    #[test]
+    fn two_different_materials_mix_the_same_in_both_orders() {
+        // A rough, dull body against a slippery, bouncy one: friction is the geometric mean,
+        // restitution the larger, whichever body comes first.
+        let rough = body(Fixed::ratio(8, 10), Fixed::ratio(1, 10));
+        let bouncy = body(Fixed::ratio(3, 10), Fixed::ratio(1, 2));
+        let ab = mix_materials(&rough, &bouncy);
+        let ba = mix_materials(&bouncy, &rough);
+        assert_eq!(ab, ba, "mixing depends on the bodies' order");
+        assert_eq!(ab.1, Fixed::ratio(1, 2));
+        assert_eq!(ab.0, (Fixed::ratio(8, 10) * Fixed::ratio(3, 10)).sqrt());
+        // sqrt(0.24) = 0.48989794855663561964; the result is that to within 2^-31.
+        let want = Fixed::from_raw(2_104_095_667);
+        assert!((ab.0 - want).raw().abs() <= 2, "{} against {}", ab.0, want);
+        // The larger restitution wins when it is the first body's too.
+        let bouncier_first = mix_materials(&body(Fixed::ratio(1, 10), Fixed::ratio(9, 10)), &rough);
+        assert_eq!(bouncier_first.1, Fixed::ratio(9, 10));
+        // A frictionless body makes a frictionless contact, in either order.
+        let ice = body(Fixed::ZERO, Fixed::ZERO);
+        assert_eq!(
+            mix_materials(&ice, &rough),
+            (Fixed::ZERO, Fixed::ratio(1, 10))
+        );
+        assert_eq!(
+            mix_materials(&rough, &ice),
+            (Fixed::ZERO, Fixed::ratio(1, 10))
+        );
+    }
+}

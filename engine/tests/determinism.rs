@@ -45,13 +45,18 @@ fn golden_hashes_match() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .collect();
+    // Both lists whole: a scene added to or dropped from the testbed must not pass unseen.
     assert_eq!(want.len(), 5, "golden file should list 5 scenes");
+    assert_eq!(got.len(), want.len(), "testbed scenes against golden lines");
+    let mut compared = 0;
     for (g, w) in got.iter().zip(&want) {
         assert_eq!(
             g, w,
             "scene hash chain differs from the committed golden value"
         );
+        compared += 1;
     }
+    assert_eq!(compared, 5);
 }
 
 #[test]

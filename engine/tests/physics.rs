@@ -77,13 +77,19 @@ fn rebound_height(drop_from_px: i64) -> (f64, f64) {
 #[test]
 fn ball_rebounds_to_about_restitution_squared() {
     // e = 0.2: rebound height ≈ e² · drop = 0.04 · drop. Discrete contact handling (position
-    // correction, the step at which the bias velocity is taken) shifts it a little: ±25 %.
-    for drop_from in [200, 150] {
+    // correction, the step at which the bias velocity is taken) puts it 4.4 % higher: measured
+    // 0.041737 (drop 185 px) and 0.041762 (135 px), the same bits on every platform. The test
+    // holds it within 2 % of that, so a change of the contact solver that moves bounces shows.
+    for (drop_from, measured) in [(200, 0.041737), (150, 0.041762)] {
         let (drop, rebound) = rebound_height(drop_from);
         let ratio = rebound / drop;
         assert!(
-            (ratio - 0.04).abs() < 0.01,
-            "drop {drop} px rebounds {rebound} px (ratio {ratio})"
+            (ratio / measured - 1.0).abs() < 0.02,
+            "drop {drop} px rebounds {rebound} px (ratio {ratio}, measured {measured})"
+        );
+        assert!(
+            (ratio - 0.04).abs() < 0.003,
+            "ratio {ratio} against e² = 0.04"
         );
     }
 }
@@ -170,7 +176,11 @@ fn ball_in_jar_stays_put_touches_and_sleeps() {
 
 #[test]
 fn fast_ball_never_tunnels_through_thin_static_bar() {
-    // 720 px/s = 120 m/s: 2 m (12 px) per step against a 5 px bar.
+    // 720 px/s = 120 m/s: 2 m (12 px) per step against a 5 px bar. The ball (radius 3 px) must
+    // stay above the bar's real top, not merely its centre line: its centre at least 2.5 + 3 px
+    // from the centre line, less the engine's linear slop (0.03 px). Measured: 6.62 px (level
+    // bar) and 7.41 px above the centre line at the lowest point of the bounce.
+    let slop_px = engine::settings::LINEAR_SLOP.to_f64() * 6.0;
     for (x_num, angle_tenths) in [(128, 0), (97, 0), (150, 3)] {
         let mut w = World::new();
         w.set_gravity(Vec2::ZERO);
@@ -189,11 +199,24 @@ fn fast_ball_never_tunnels_through_thin_static_bar() {
         );
         def.linear_velocity = Vec2::new(Fixed::ZERO, Fixed::from_int(-120));
         let id = w.add_body(&def).unwrap();
-        for _ in 0..120 {
+        let (sin, cos) = (f64::from(angle_tenths as i32) / 100.0).sin_cos();
+        let mut lowest = f64::MAX;
+        for step in 0..120 {
             w.step();
-            let y = to_px(w.body(id).unwrap().position().y);
-            assert!(y > 100.0, "ball passed the bar: y = {y} px");
+            let p = w.body(id).unwrap().position();
+            let (x, y) = (to_px(p.x) - 128.0, to_px(p.y) - 100.0);
+            let above = y * cos - x * sin;
+            lowest = lowest.min(above);
+            assert!(
+                above >= 2.5 + 3.0 - slop_px,
+                "step {step}: ball centre {above} px above the bar's centre line (top 2.5 px, radius 3 px)"
+            );
         }
+        // It reached the bar and bounced: the ball came down to within 2.5 px of touching.
+        assert!(
+            lowest < 2.5 + 3.0 + 2.5,
+            "the ball never reached the bar: {lowest} px"
+        );
     }
 }
 
