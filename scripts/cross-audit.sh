@@ -1,27 +1,68 @@
 #!/usr/bin/env bash
 # Cross-platform determinism audit: builds `rephyre-audit` for several targets and profiles,
-# runs each against the committed golden file, and prints one line per platform.
+# runs each against the committed golden file, prints one line per platform and a closing
+# summary table (platform, result, build and run seconds).
 #
 #   scripts/cross-audit.sh            # CI subset (tests/golden/audit-ci.txt)
 #   scripts/cross-audit.sh --full     # every task (tests/golden/audit-full.txt), takes longer
-#   CROSS_TARGETS="aarch64 i686" scripts/cross-audit.sh   # a subset of targets
+#   REQUIRED_PLATFORMS="aarch64 i686" scripts/cross-audit.sh   # only these platforms
+#
+# Platforms (REQUIRED_PLATFORMS, default: all of them, in this order):
+#   x86_64-release  x86_64-debug  x86_64-native (-C target-cpu=native)  x86_64-nightly
+#   aarch64 (qemu)  s390x (qemu, big-endian)  i686 (native, 32-bit)  wasm32 (wasm32-wasip1, Node)
+# Every platform named is required: one that cannot be built or run fails the script just like
+# one that disagrees with the golden. An unknown name fails at once.
 #
 # What it installs when missing (see ../shared/notes/cross-targets.md for the recipe):
+#   * the nightly toolchain for x86_64-nightly (`rustup toolchain install nightly`; .ci/run
+#     installs it before the audit);
 #   * std for the targets: `rustup target add` (route 1), falling back to Debian's rustc-web +
 #     rust-web-src with -Zbuild-std (route 2);
 #   * Debian's cross gcc for linking, qemu-user-static to run aarch64/s390x, libc6-i386 to run
 #     i686 natively; Node.js's WASI (scripts/wasi-run.cjs) runs wasm32-wasip1.
-# Exit status: 1 when any platform disagrees with the golden (whatever else happened); else 2
-# when a platform could not be built or run; else 0 (every platform matched bit for bit).
+# The linker and runner variables below (CARGO_TARGET_<TRIPLE>_LINKER, ..._RUNNER) keep a value
+# already set in the environment.
+#
+# Exit status: 0 when every platform matched bit for bit; 1 when any platform disagrees with the
+# golden (whatever else happened); 3 when a platform could not be built or run (BUILD FAILED,
+# RUN FAILED: a crash, a panic, a timeout, no MATCH line); 2 on a usage error (an unknown
+# platform name, a missing golden file).
+# The build functions are called through build_and_run, which shellcheck cannot follow.
+# shellcheck disable=SC2317
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 MODE=ci
-[ "${1:-}" = "--full" ] && MODE=full
+case "${1:-}" in
+  "") ;;
+  --full) MODE=full ;;
+  *) echo "cross-audit: unknown argument '$1' (only --full)" >&2; exit 2 ;;
+esac
 GOLDEN=$ROOT/tests/golden/audit-$MODE.txt
 TARGET_DIR=${CROSS_TARGET_DIR:-$ROOT/target/cross}
-TARGETS=${CROSS_TARGETS:-"aarch64 s390x i686 wasm32"}
+ALL_PLATFORMS="x86_64-release x86_64-debug x86_64-native x86_64-nightly aarch64 s390x i686 wasm32"
+REQUIRED_PLATFORMS=${REQUIRED_PLATFORMS:-$ALL_PLATFORMS}
+# A run that hangs (under qemu, say) fails instead of stalling CI.
+RUN_TIMEOUT=${CROSS_RUN_TIMEOUT:-$([ "$MODE" = full ] && echo 7200 || echo 900)}
 export CARGO_TERM_COLOR=never
+
+if [ -n "${CROSS_TARGETS:-}" ]; then
+  echo "cross-audit: CROSS_TARGETS is gone; use REQUIRED_PLATFORMS (known: $ALL_PLATFORMS)" >&2
+  exit 2
+fi
+for p in $REQUIRED_PLATFORMS; do
+  case " $ALL_PLATFORMS " in
+    *" $p "*) ;;
+    *) echo "cross-audit: unknown platform '$p' (known: $ALL_PLATFORMS)" >&2; exit 2 ;;
+  esac
+done
+[ -n "${REQUIRED_PLATFORMS// /}" ] || { echo "cross-audit: REQUIRED_PLATFORMS names no platform" >&2; exit 2; }
+[ -f "$GOLDEN" ] || { echo "cross-audit: missing golden file $GOLDEN" >&2; exit 2; }
+
+SCRIPT_START=$(date +%s)
+wanted() { case " $REQUIRED_PLATFORMS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+CROSS=""
+for p in aarch64 s390x i686 wasm32; do wanted "$p" && CROSS="$CROSS $p"; done
 
 triple() {
   case $1 in
@@ -41,17 +82,17 @@ apt_install() {
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1
 }
 
-# Linkers and runners for both routes.
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64-static -L /usr/aarch64-linux-gnu"
-export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
-export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x-static -L /usr/s390x-linux-gnu"
-export CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc
+# Linkers and runners for both routes (an existing value wins).
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER:-"qemu-aarch64-static -L /usr/aarch64-linux-gnu"}
+export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER:-s390x-linux-gnu-gcc}
+export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER=${CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER:-"qemu-s390x-static -L /usr/s390x-linux-gnu"}
+export CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER:-i686-linux-gnu-gcc}
 
 ROUTE=rustup
 setup_std() {
-  local triples=()
-  for t in $TARGETS; do triples+=("$(triple "$t")"); done
+  local triples=() t
+  for t in $CROSS; do triples+=("$(triple "$t")"); done
   if command -v rustup >/dev/null && timeout 300 rustup target add "${triples[@]}" >/dev/null 2>&1; then
     ROUTE=rustup
     return 0
@@ -62,8 +103,9 @@ setup_std() {
 }
 
 setup_tools() {
-  local pkgs=(qemu-user-static)
-  for t in $TARGETS; do
+  local pkgs=() t
+  if wanted aarch64 || wanted s390x; then pkgs+=(qemu-user-static); fi
+  for t in $CROSS; do
     case $t in
       aarch64) pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross) ;;
       s390x) pkgs+=(gcc-s390x-linux-gnu libc6-dev-s390x-cross) ;;
@@ -71,8 +113,12 @@ setup_tools() {
     esac
   done
   # Never gcc-multilib: apt removes the aarch64/s390x cross compilers to make room for it.
-  apt_install "${pkgs[@]}" || echo "warning: could not install ${pkgs[*]}" >&2
-  case " $TARGETS " in *" wasm32 "*) command -v node >/dev/null || apt_install nodejs ;; esac
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    apt_install "${pkgs[@]}" || echo "warning: could not install ${pkgs[*]}" >&2
+  fi
+  if wanted wasm32 && ! command -v node >/dev/null; then
+    apt_install nodejs || echo "warning: could not install nodejs" >&2
+  fi
 }
 
 build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
@@ -80,10 +126,10 @@ build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
   local args=(build --release -q -p audit --bin rephyre-audit --target-dir "$dir")
   local bin
   if [ "$t" = host ]; then
-    cargo "${args[@]}" || return 1
+    cargo "${args[@]}" >&2 || return 1
     bin=$dir/release/rephyre-audit
   elif [ "$ROUTE" = rustup ]; then
-    cargo "${args[@]}" --target "$t" || return 1
+    cargo "${args[@]}" --target "$t" >&2 || return 1
     bin=$dir/$t/release/rephyre-audit
   else
     if [ "$t" = wasm32-wasip1 ]; then
@@ -91,64 +137,128 @@ build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
       export CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-L native=/usr/lib/wasm32-wasi -C link-self-contained=no -C link-arg=/usr/lib/wasm32-wasi/crt1-command.o"
     fi
     RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 /usr/bin/cargo "${args[@]}" \
-      -Zbuild-std=std,panic_abort --target "$t" || return 1
+      -Zbuild-std=std,panic_abort --target "$t" >&2 || return 1
     bin=$dir/$t/release/rephyre-audit
   fi
   [ "$t" = wasm32-wasip1 ] && bin=$bin.wasm
+  [ -f "$bin" ] || { echo "built, but $bin is missing" >&2; return 1; }
   echo "$bin"
 }
 
-run_audit() { # run_audit LABEL TRIPLE_OR_HOST BIN
-  local label=$1 t=$2 bin=$3 runner=() start out rc
+# Results, in the order run: NAMES[i] RESULTS[i] BUILD_S[i] RUN_S[i] LABELS[i].
+NAMES=() RESULTS=() BUILD_S=() RUN_S=() LABELS=()
+record() { # record NAME LABEL RESULT BUILD_SECONDS RUN_SECONDS
+  NAMES+=("$1") LABELS+=("$2") RESULTS+=("$3") BUILD_S+=("$4") RUN_S+=("$5")
+}
+
+run_audit() { # run_audit NAME LABEL TRIPLE_OR_HOST BIN BUILD_SECONDS
+  local name=$1 label=$2 t=$3 bin=$4 bs=$5 runner=() start out rc last result
   case $t in
-    aarch64-unknown-linux-gnu) runner=(qemu-aarch64-static -L /usr/aarch64-linux-gnu) ;;
-    s390x-unknown-linux-gnu) runner=(qemu-s390x-static -L /usr/s390x-linux-gnu) ;;
+    aarch64-unknown-linux-gnu) read -r -a runner <<<"$CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER" ;;
+    s390x-unknown-linux-gnu) read -r -a runner <<<"$CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER" ;;
     wasm32-wasip1) runner=(node --no-warnings "$ROOT/scripts/wasi-run.cjs") ;;
   esac
   start=$(date +%s)
   # Relative paths: the WASI module sees the repository root as its current folder.
-  out=$(cd "$ROOT" && "${runner[@]}" "$bin" --golden "tests/golden/audit-$MODE.txt" --subset "$MODE" 2>&1)
+  out=$(cd "$ROOT" && timeout "$RUN_TIMEOUT" "${runner[@]}" "$bin" \
+    --golden "tests/golden/audit-$MODE.txt" --subset "$MODE" 2>&1)
   rc=$?
-  printf '%-34s %s (%ss)\n' "$label" "$(echo "$out" | tail -n 1)" "$(($(date +%s) - start))"
-  # rephyre-audit exits 1 on a mismatch; anything else non-zero means it could not run.
-  case $rc in
-    0) ;;
-    1) note 1 ;;
-    *) note 2 ;;
-  esac
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  # MATCH needs exit 0 and the MATCH line; MISMATCH exit 1 and the MISMATCH line. Anything
+  # else (a panic's 101, a trap, a signal, a timeout's 124, an error exit 2) could not run.
+  if [ "$rc" -eq 0 ] && [[ $last == MATCH* ]]; then
+    result=MATCH
+  elif [ "$rc" -eq 1 ] && [[ $last == MISMATCH* ]]; then
+    result=MISMATCH
+  else
+    result="RUN FAILED"
+  fi
+  printf '%-34s %s (exit %s, %ss)\n' "$label" "$last" "$rc" "$(($(date +%s) - start))"
+  if [ "$result" = "RUN FAILED" ]; then
+    if [ "$rc" -eq 124 ]; then echo "  timed out after $RUN_TIMEOUT s"
+    elif [ "$rc" -gt 128 ]; then echo "  killed by signal $((rc - 128))"; fi
+    if [ -n "$out" ]; then printf '%s\n' "$out" | tail -n 8 | sed 's/^/  | /'; else echo "  (no output)"; fi
+  fi
+  record "$name" "$label" "$result" "$bs" "$(($(date +%s) - start))"
 }
 
-[ -f "$GOLDEN" ] || { echo "missing golden file $GOLDEN" >&2; exit 2; }
-mismatch=0
-broken=0
-# note 1: a platform disagrees with the golden; note 2: a platform could not be built or run.
-note() { if [ "$1" -eq 1 ]; then mismatch=1; else broken=1; fi; }
-
-# Host variants: release, debug, target-cpu=native, and the nightly toolchain when installed.
-if bin=$(build host); then run_audit "x86_64 release" host "$bin"; else echo "x86_64 release: BUILD FAILED"; note 2; fi
-if cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR"; then
-  run_audit "x86_64 debug" host "$TARGET_DIR/debug/rephyre-audit"
-else echo "x86_64 debug: BUILD FAILED"; note 2; fi
-if bin=$(RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"); then
-  run_audit "x86_64 release target-cpu=native" host "$bin"
-else echo "x86_64 target-cpu=native: BUILD FAILED"; note 2; fi
-if rustup toolchain list 2>/dev/null | grep -q nightly; then
-  if cargo +nightly build --release -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR/nightly"; then
-    run_audit "x86_64 release nightly" host "$TARGET_DIR/nightly/release/rephyre-audit"
-  else echo "x86_64 nightly: BUILD FAILED"; note 2; fi
-fi
-
-setup_std || { echo "cannot install std for the cross targets"; exit 2; }
-setup_tools
-for t in $TARGETS; do
-  tr=$(triple "$t")
-  if bin=$(build "$tr"); then
-    run_audit "$tr release ($ROUTE)" "$tr" "$bin"
+# build_and_run NAME LABEL TRIPLE_OR_HOST BUILD_COMMAND...: the command prints the binary path.
+build_and_run() {
+  local name=$1 label=$2 t=$3 start bin bs
+  shift 3
+  start=$(date +%s)
+  if bin=$("$@"); then
+    bs=$(($(date +%s) - start))
+    run_audit "$name" "$label" "$t" "$bin" "$bs"
   else
-    echo "$tr: BUILD FAILED"
-    note 2
+    bs=$(($(date +%s) - start))
+    echo "$label: BUILD FAILED"
+    record "$name" "$label" "BUILD FAILED" "$bs" -
   fi
+}
+
+build_debug() {
+  cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR" >&2 || return 1
+  echo "$TARGET_DIR/debug/rephyre-audit"
+}
+build_native() { RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"; }
+build_nightly() {
+  if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    echo "installing the nightly toolchain" >&2
+    timeout 300 rustup toolchain install nightly --profile minimal >/dev/null 2>&1 ||
+      { echo "the nightly toolchain is not installed and could not be installed" >&2; return 1; }
+  fi
+  cargo +nightly build --release -q -p audit --bin rephyre-audit \
+    --target-dir "$TARGET_DIR/nightly" >&2 || return 1
+  echo "$TARGET_DIR/nightly/release/rephyre-audit"
+}
+STD_OK=1
+build_cross() {
+  [ "$STD_OK" -eq 1 ] || { echo "no std for $1 (see above)" >&2; return 1; }
+  build "$1"
+}
+
+wanted x86_64-release && build_and_run x86_64-release "x86_64 release" host build host
+wanted x86_64-debug && build_and_run x86_64-debug "x86_64 debug" host build_debug
+wanted x86_64-native && build_and_run x86_64-native "x86_64 release target-cpu=native" host build_native
+wanted x86_64-nightly && build_and_run x86_64-nightly "x86_64 release nightly" host build_nightly
+
+setup_start=$(date +%s)
+if [ -n "$CROSS" ]; then
+  setup_std || { echo "cannot install std for the cross targets" >&2; STD_OK=0; }
+  setup_tools
+fi
+setup_s=$(($(date +%s) - setup_start))
+for p in $CROSS; do
+  tr=$(triple "$p")
+  build_and_run "$p" "$tr release ($ROUTE)" "$tr" build_cross "$tr"
 done
-[ "$mismatch" -eq 1 ] && exit 1
-[ "$broken" -eq 1 ] && exit 2
+
+echo
+echo "cross-platform audit summary ($MODE plan, $(date -u +%Y-%m-%d)):"
+printf '  %-16s %-13s %8s %6s  %s\n' platform result "build s" "run s" details
+failed=() mismatch=0
+for i in "${!NAMES[@]}"; do
+  printf '  %-16s %-13s %8s %6s  %s\n' "${NAMES[$i]}" "${RESULTS[$i]}" "${BUILD_S[$i]}" \
+    "${RUN_S[$i]}" "${LABELS[$i]}"
+  case ${RESULTS[$i]} in
+    MATCH) ;;
+    MISMATCH) mismatch=1; failed+=("${NAMES[$i]} (MISMATCH)") ;;
+    *) failed+=("${NAMES[$i]} (${RESULTS[$i]})") ;;
+  esac
+done
+echo "  (installing std and the cross tools: $setup_s s; whole script: $(($(date +%s) - SCRIPT_START)) s)"
+# Every required platform must have a row (a guard against a platform silently left out).
+for p in $REQUIRED_PLATFORMS; do
+  case " ${NAMES[*]} " in
+    *" $p "*) ;;
+    *) failed+=("$p (NOT RUN)"); printf '  %-16s %-13s\n' "$p" "NOT RUN" ;;
+  esac
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "cross-audit: FAILED: ${failed[*]}" >&2
+  [ "$mismatch" -eq 1 ] && exit 1
+  exit 3
+fi
+echo "cross-audit: all ${#NAMES[@]} required platforms MATCH"
 exit 0
