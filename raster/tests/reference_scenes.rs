@@ -1,5 +1,7 @@
 //! Pixel agreement with the original PHYRE 0.2.2's initial-scene observations of 100 tasks
-//! (tests/data, see NOTICE there): at least 99.9 % of all pixels and 99 % on every task.
+//! (tests/data, see NOTICE there), held at what was measured, counted in pixels: at most 44
+//! differing pixels in all, at most 29 on one task, at least 94 tasks equal on every pixel.
+//! Rendering is integer code, so the counts are exact; lower the ratchets when they improve.
 //!
 //! Run with `-- --nocapture` to see the per-task table. At the time of writing 94 of the 100
 //! scenes agree on every pixel, the worst (00121:012) on 99.956 %, overall 99.9993 %: 44
@@ -9,6 +11,11 @@
 //! ball's top or bottom.
 
 use raster::{compare, render, Agreement, PIXELS};
+
+/// Measured 2026-11-22 and again 2026-11-28: 44 differing pixels, 29 of them on 00121:012.
+const MAX_DIFFERING_PIXELS: usize = 44;
+const MAX_DIFFERING_ON_ONE_TASK: usize = 29;
+const MIN_EXACT_TASKS: usize = 94;
 
 #[test]
 fn initial_scenes_match_the_original() {
@@ -25,6 +32,7 @@ fn initial_scenes_match_the_original() {
     let set = tasks::TaskSet::builtin();
     let mut total = Agreement::default();
     let mut failures = Vec::new();
+    let mut exact = 0;
     println!("task       agreement   missing  extra  recoloured");
     for (i, id) in ids.iter().enumerate() {
         let task = set.lookup(id).expect("reference task in the built-in set");
@@ -37,9 +45,11 @@ fn initial_scenes_match_the_original() {
             "{id}  {pct:>9.4} %  {:>7}  {:>5}  {:>10}",
             a.missing, a.extra, a.recoloured
         );
-        if a.fraction() < 0.99 {
-            failures.push(format!("{id}: {pct:.4} %"));
+        let differing = a.total - a.matching;
+        if differing > MAX_DIFFERING_ON_ONE_TASK {
+            failures.push(format!("{id}: {differing} pixels ({pct:.4} %)"));
         }
+        exact += usize::from(differing == 0);
         total.merge(&a);
     }
     #[allow(clippy::float_arithmetic)]
@@ -52,9 +62,17 @@ fn initial_scenes_match_the_original() {
         total.extra,
         total.recoloured
     );
-    assert!(failures.is_empty(), "tasks below 99 %: {failures:?}");
     assert!(
-        total.fraction() >= 0.999,
-        "overall agreement {overall:.5} %"
+        failures.is_empty(),
+        "tasks over {MAX_DIFFERING_ON_ONE_TASK} differing pixels: {failures:?}"
+    );
+    let differing = total.total - total.matching;
+    assert!(
+        differing <= MAX_DIFFERING_PIXELS,
+        "{differing} differing pixels in all ({overall:.5} %), measured {MAX_DIFFERING_PIXELS}"
+    );
+    assert!(
+        exact >= MIN_EXACT_TASKS,
+        "{exact} tasks equal on every pixel, measured {MIN_EXACT_TASKS}"
     );
 }

@@ -7,10 +7,13 @@ use rayon::prelude::*;
 use studies::parity::{builtin_reference, parse_reference, RowKind};
 use tasks::Status;
 
-/// Floors (measured values at the time of writing in comments).
-const MIN_VALIDITY: f64 = 1.0; // measured 1.0 (0 mismatches)
-const MIN_RANDOM_AGREEMENT: f64 = 0.9985; // measured 0.99905 on 10,545 rows (2026-11-22)
-const MIN_STABLE_RECALL: f64 = 0.98; // measured 0.98691 on 1,528 rows (2026-11-22)
+/// Ratchets, in rows, at the measured values (2026-11-22, again 2026-11-28: the engine is
+/// deterministic, so the counts are exact): rows where validity differs from the original's,
+/// random actions valid in both whose status differs (of 10,545), stored stable solutions
+/// rephyre does not solve (of 1,528). Lower them when the engine improves.
+const MAX_VALIDITY_MISMATCHES: usize = 0;
+const MAX_RANDOM_MISMATCHES: usize = 10;
+const MAX_STABLE_MISSES: usize = 20;
 
 #[test]
 fn agreement_with_the_original_does_not_regress() {
@@ -44,17 +47,22 @@ fn agreement_with_the_original_does_not_regress() {
     let random = agree as f64 / both as f64;
     let recall = stable_ok as f64 / stable as f64;
     println!("rows {} validity {validity:.5} random agreement {random:.5} ({both}) stable recall {recall:.5} ({stable})", sample.len());
+    // The sample itself is fixed: the ratchets below count rows of exactly these.
+    assert_eq!((sample.len(), both, stable), (20_240, 10_545, 1_528));
+    let validity_mismatches = sample.len() - valid_same;
     assert!(
-        validity >= MIN_VALIDITY,
-        "validity agreement fell to {validity}"
+        validity_mismatches <= MAX_VALIDITY_MISMATCHES,
+        "validity differs on {validity_mismatches} rows (measured {MAX_VALIDITY_MISMATCHES})"
     );
+    let random_mismatches = both - agree;
     assert!(
-        random >= MIN_RANDOM_AGREEMENT,
-        "random-action agreement fell to {random}"
+        random_mismatches <= MAX_RANDOM_MISMATCHES,
+        "random-action status differs on {random_mismatches} rows (measured {MAX_RANDOM_MISMATCHES})"
     );
+    let stable_misses = stable - stable_ok;
     assert!(
-        recall >= MIN_STABLE_RECALL,
-        "stable-solution recall fell to {recall}"
+        stable_misses <= MAX_STABLE_MISSES,
+        "{stable_misses} stable solutions not solved (measured {MAX_STABLE_MISSES})"
     );
 }
 
