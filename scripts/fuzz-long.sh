@@ -13,9 +13,10 @@
 #
 # The default build is cargo-fuzz's: AddressSanitizer, optimized, debug assertions and overflow
 # checks on. --no-sanitizer drops ASan only: a panic, an overflow, a hang (-timeout) or an
-# allocation over libFuzzer's limits still fails, but a memory error in the few unsafe blocks
-# (SIMD rasterization, fixed-point intrinsics) would go unseen. Use it for throughput, not for
-# the record of a clean run.
+# allocation over libFuzzer's limits still fails, but a memory error in unsafe code would go
+# unseen. On the fuzzed paths the project's own unsafe code is the fixed-point multiply's inline
+# `imul` (no memory access); the dependencies' (lzma-rust2, miniz_oxide) is what ASan guards.
+# Use it for throughput, not for the record of a clean run.
 #
 # Environment: FUZZ_TARGET_DIR (build folder, default target/fuzz; one sub-folder per sanitizer),
 # FUZZ_INPUT_TIMEOUT (seconds one input may take before it counts as a hang, default 120),
