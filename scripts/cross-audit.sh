@@ -203,7 +203,7 @@ build_debug() {
 }
 build_native() { RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"; }
 build_nightly() {
-  if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  if ! rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then
     echo "installing the nightly toolchain" >&2
     timeout 300 rustup toolchain install nightly --profile minimal >/dev/null 2>&1 ||
       { echo "the nightly toolchain is not installed and could not be installed" >&2; return 1; }

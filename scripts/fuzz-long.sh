@@ -64,7 +64,7 @@ fi
 INPUT_TIMEOUT=${FUZZ_INPUT_TIMEOUT:-120}
 TARGET_DIR=${FUZZ_TARGET_DIR:-$ROOT/target/fuzz}/$SAN
 
-if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+if ! rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then
   echo "fuzz-long: no nightly toolchain (rustup toolchain install nightly --profile minimal)" >&2
   exit 3
 fi
@@ -133,7 +133,9 @@ printf '  executions:   %s\n' "${runs:-?}"
 printf '  crashes:      %s\n' "$crashes"
 printf '  corpus files: %s -> %s (scratch copy; fuzz/corpus/%s unchanged)\n' "$before" "$after" "$T"
 printf '  wall time:    %s s fuzzing (+ %s s build)\n' "$wall" "$build_s"
-printf '  exec/s:       %s\n' "${rate:-?}"
+# libFuzzer's average is over whole seconds: 0 for a run shorter than one.
+if [ "${rate:-0}" = 0 ]; then rate="n/a (under a second)"; fi
+printf '  exec/s:       %s\n' "$rate"
 if [ "$crashes" -gt 0 ]; then
   echo "fuzz-long: $T FOUND A CRASH (libFuzzer exit $rc):" >&2
   grep -vE '^(#[0-9]+|INFO:|MS:|stat::)' "$SCRATCH/run.log" | tail -n 40 >&2
