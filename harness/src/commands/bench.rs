@@ -1,6 +1,7 @@
 //! `rephyre bench`: [`studies::bench`]'s random-action workload (beside the original's figures of
 //! SPEC §9) or, with `--reference FILE`, every row of a reference table; prints the figures or
-//! their JSON form.
+//! their JSON form. Both print the row chain of every call ([`studies::bench::row_chain`]), the
+//! check that a speed change kept every bit.
 
 use crate::cli::BenchArgs;
 use crate::context::Ctx;
@@ -77,10 +78,11 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
     ] {
         writeln!(out, "{label:<40} {value:>14.1}   {note}")?;
     }
+    writeln!(out, "solved {} of {} valid runs", t.solved, t.valid)?;
     writeln!(
         out,
-        "solved {} of {} valid runs; final-hash xor {:016x}",
-        t.solved, t.valid, t.hash_xor
+        "row chain {:016x} (status chain {:016x}; final-hash xor {:016x})",
+        r.row_chain, r.status_chain, t.hash_xor
     )?;
     writeln!(
         out,
@@ -144,9 +146,10 @@ fn run_reference(ctx: &Ctx, path: &std::path::Path, status_only: bool, json: boo
         )?;
         writeln!(
             out,
-            "wall {:.2} s; final-hash xor {:016x}",
-            r.wall_s, r.hash_xor
+            "row chain {:016x} (status chain {:016x}; final-hash xor {:016x})",
+            r.row_chain, r.status_chain, r.hash_xor
         )?;
+        writeln!(out, "wall {:.2} s", r.wall_s)?;
     }
     out.flush()?;
     Ok(())

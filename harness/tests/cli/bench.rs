@@ -1,5 +1,7 @@
-//! `bench`: a run of the original's timing pairs (statuses, thread independence, the
-//! status-only path, bad reference files) and the counted work of a random-action bench.
+//! `bench`: a run of the original's timing pairs (statuses, thread independence of the row
+//! chain, the status-only path, bad reference files) and the counted work of a random-action
+//! bench. The chains of all 3,000 pairs of each tier are checked against their golden values in
+//! `studies/tests/bench_chains.rs`.
 
 use crate::common::{fails, ok, s};
 
@@ -34,13 +36,28 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
     assert!(full["cpu_s"].as_f64().unwrap() > 0.0);
     let steps = full["steps_computed_per_valid"].as_f64().unwrap();
     assert!(steps > 0.0 && steps <= 1000.0);
-    // Rows in order on any thread count: the same statuses and final states.
+    let chain = full["row_chain"].as_str().unwrap();
+    assert!(
+        chain.len() == 16 && chain.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{chain}"
+    );
+    // Rows in order on any thread count: the same statuses and final states, row by row.
     let two = json("2", &[]);
-    assert_eq!(two["hash_xor"], full["hash_xor"]);
-    assert_eq!(two["status_agreement"], full["status_agreement"]);
-    // The status-only path: same statuses, fewer steps.
+    for field in ["row_chain", "status_chain", "hash_xor", "status_agreement"] {
+        assert_eq!(two[field], full[field], "{field}");
+    }
+    let text = ok(&["bench", "--reference", s(&file)]);
+    assert!(text.contains(&format!("row chain {chain} ")), "{text}");
+    // The status-only path: same statuses and steps covered row by row, fewer steps computed,
+    // and each run's final hash that of the state where its status was decided.
     let fast = json("1", &["--status-only"]);
     assert_eq!(fast["mode"], "status-only");
+    assert_eq!(fast["status_chain"], full["status_chain"]);
+    assert_ne!(fast["row_chain"], full["row_chain"]);
+    assert_eq!(
+        json("2", &["--status-only"])["row_chain"],
+        fast["row_chain"]
+    );
     assert_eq!(fast["status_agreement"], full["status_agreement"]);
     assert_eq!(fast["solved"], full["solved"]);
     assert!(fast["steps_computed_per_valid"].as_f64().unwrap() < steps);
@@ -49,7 +66,8 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
         "no two consecutive rows share a task"
     );
     // The same 30 calls with each task's rows together (they share its recorded scene) and
-    // interleaved (no sharing): the same statuses and final states.
+    // interleaved (no sharing): the same statuses and final states. The rows are in another
+    // order, so the order-free XOR and counts compare them; the row chains differ.
     let body: Vec<&str> = all.lines().skip(1).take(10).collect();
     let write = |name: &str, order: &[usize]| {
         let mut text = String::from("task_id,tier,kind,index,action,status\n");
@@ -82,6 +100,7 @@ fn bench_reference_runs_every_row_and_compares_statuses() {
     ] {
         assert_eq!(g[field], i[field], "{field}");
     }
+    assert_ne!(g["row_chain"], i["row_chain"]);
     // Bad input: one-line errors.
     let bad = dir.join("bad.csv");
     std::fs::write(
@@ -128,11 +147,27 @@ fn bench_counts_its_work() {
     let covered = t["steps_covered"].as_u64().unwrap();
     let stepped = t["steps_stepped"].as_u64().unwrap();
     assert!(stepped <= covered && covered <= 1000 * t["valid"].as_u64().unwrap());
-    // Same work on one thread: the same final hashes.
+    // Same work on one thread: the same outcomes, call by call.
     let one = bench_json("1");
+    assert_eq!(one["row_chain"], v["row_chain"]);
+    assert_eq!(one["status_chain"], v["status_chain"]);
     assert_eq!(one["totals"]["hash_xor"], t["hash_xor"]);
+    assert_eq!(one["row_chain"].as_str().unwrap().len(), 16);
+    // Status-only, the same statuses and steps covered.
+    let fast = ok(&[
+        "bench",
+        "--tasks-per-template",
+        "1",
+        "--actions",
+        "4",
+        "--status-only",
+        "--json",
+    ]);
+    let fast: serde_json::Value = serde_json::from_str(&fast).unwrap();
+    assert_eq!(fast["status_chain"], v["status_chain"]);
     let text = ok(&["bench", "--tasks-per-template", "1", "--actions", "2"]);
     assert!(text.contains("calls/s") && text.contains("≈ 620"), "{text}");
+    assert!(text.contains("row chain "), "{text}");
     fails(&["bench", "--actions", "0"]);
     fails(&["bench", "--tier", "none"]);
 }
