@@ -3,7 +3,7 @@
 use super::data::{near_misses, sample, sample_grouped, Example, Observations, Pools, TaskPools};
 use super::model::{Net, NetConfig, Scorer};
 use super::{Dqn, DqnContext, NoProgress, Profile, TrainConfig};
-use crate::protocol::{Agent, Status, StatusTable};
+use crate::protocol::{Agent, Simulator, Status, StatusTable};
 use std::sync::Arc;
 
 const SIZE: usize = 16;
@@ -419,18 +419,61 @@ fn dqn_o_learns_from_its_attempts_deterministically() {
     }
 }
 
-fn dqn_o_learns_deterministically_with(config: TrainConfig) {
+fn dqn_o_learns_deterministically_with(mut config: TrainConfig) {
+    // The CPU profile's online learning (10 updates at 3e-3 after each task).
+    config.online_updates = 10;
+    config.online_lr = 3e-3;
     let run = || {
         let (ctx, table) = synthetic(6, 64);
         let mut dqn = Dqn::new(Arc::new(ctx), config.clone(), true, Arc::new(NoProgress));
         dqn.train(&table, &[0, 1, 2], &[]);
         let before = dqn.scores(5);
+        let ranks_before = solving_ranks(&dqn, &table, &[3, 4]);
         let solved = crate::protocol::evaluate(&mut dqn, &table, &[3, 4]);
-        (before, dqn.scores(5), solved, dqn.weights())
+        let ranks_after = solving_ranks(&dqn, &table, &[3, 4]);
+        (
+            before,
+            dqn.scores(5),
+            solved,
+            dqn.weights(),
+            ranks_before,
+            ranks_after,
+        )
     };
-    let (before, after, solved, weights) = run();
+    let (before, after, solved, weights, ranks_before, ranks_after) = run();
     assert_ne!(before, after, "two test tasks' attempts changed nothing");
-    assert_eq!(run(), (before, after, solved, weights));
+    // What DQN-O learned from the attempts on the test tasks ranks their solving actions higher.
+    assert!(solved.iter().all(Option::is_some), "{solved:?}");
+    println!("solving actions' ranks before {ranks_before:?}, after {ranks_after:?}");
+    assert!(
+        ranks_after.iter().sum::<usize>() < ranks_before.iter().sum::<usize>(),
+        "the solving actions did not move up: ranks {ranks_before:?} -> {ranks_after:?}"
+    );
+    assert_eq!(
+        run(),
+        (before, after, solved, weights, ranks_before, ranks_after)
+    );
+}
+
+/// The rank (0 = first) of every solving action of `tasks` in the agent's ranking of its task.
+fn solving_ranks(dqn: &Dqn, table: &StatusTable, tasks: &[usize]) -> Vec<usize> {
+    let mut ranks = Vec::new();
+    for &t in tasks {
+        let scores = dqn.scores(t);
+        for (a, &s) in scores.iter().enumerate() {
+            if table.status(t, a) == Status::Solved {
+                // Ties rank by index, as the agent proposes them.
+                ranks.push(
+                    scores
+                        .iter()
+                        .enumerate()
+                        .filter(|&(b, &o)| o > s || (o == s && b < a))
+                        .count(),
+                );
+            }
+        }
+    }
+    ranks
 }
 
 #[test]
