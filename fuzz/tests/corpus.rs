@@ -23,17 +23,26 @@ fn replay(target: &str, f: fn(&[u8])) -> usize {
 #[test]
 fn scene_step_corpus() {
     let n = replay("scene_step", rephyre_fuzz::scene_step);
-    assert!(n >= 264, "scene_step corpus has only {n} entries (committed: 264)");
+    assert!(
+        n >= 264,
+        "scene_step corpus has only {n} entries (committed: 264)"
+    );
 }
 
 #[test]
 fn task_files_corpus() {
     let n = replay("task_files", rephyre_fuzz::task_files);
-    assert!(n >= 351, "task_files corpus has only {n} entries (committed: 351)");
+    assert!(
+        n >= 351,
+        "task_files corpus has only {n} entries (committed: 351)"
+    );
 }
 
 #[test]
 fn actions_corpus() {
     let n = replay("actions", rephyre_fuzz::actions);
-    assert!(n >= 367, "actions corpus has only {n} entries (committed: 367)");
+    assert!(
+        n >= 367,
+        "actions corpus has only {n} entries (committed: 367)"
+    );
 }

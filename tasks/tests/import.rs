@@ -569,10 +569,9 @@ fn xz_container_errors() {
 #[test]
 fn the_original_file_imports_and_its_corruptions_do_not() {
     // The original's file, committed unchanged (see ../data/NOTICE).
-    let bytes = std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tasks.bin.lzma"),
-    )
-    .expect("tests/data/tasks.bin.lzma is committed");
+    let bytes =
+        std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tasks.bin.lzma"))
+            .expect("tests/data/tasks.bin.lzma is committed");
     let n = bytes.len();
     for len in [0, 1, 11, 12, 100, n / 2, n - 13, n - 1] {
         assert!(import_phyre(&bytes[..len]).is_err(), "truncated to {len}");
