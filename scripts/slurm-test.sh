@@ -174,6 +174,21 @@ out=$("$REPHYRE" slurm solvability --shards 3 --cpus-per-task 1 --time 10:00 --o
 echo "$out"
 read -r SOLV_ARRAY SOLV_MERGE <<<"$(echo "$out" | submitted_ids)"
 [ -n "$SOLV_MERGE" ] || die "no job ids in: $out"
+# One array task of the solvability run will be killed mid-run (step 7): its rephyre process is
+# stopped (SIGSTOP) as soon as it exists, before anything else is submitted, then run in slices
+# of 0.1 s and stopped while its checkpoint is read: however slow or busy the machine, it cannot
+# finish between two looks. It needs only a little more than its checkpoint interval (0.5 s) of
+# work after it is first seen.
+VICTIM=${SOLV_ARRAY}_2
+CKPT=$W/solv/checkpoints/part-2.ckpt
+say "waiting for array task $VICTIM to start"
+t0=$(date +%s)
+until pid=$(pgrep -f -- "--checkpoint $CKPT"); do
+  [ "$(job_state "$VICTIM")" = COMPLETED ] && die "array task $VICTIM finished before it was seen running"
+  [ $(($(date +%s) - t0)) -lt 120 ] || die "$VICTIM not running after 120 s: $(job_state "$VICTIM")"
+  sleep 0.02
+done
+kill -STOP "$pid" || die "array task $VICTIM finished before it could be stopped"
 out=$("$REPHYRE" slurm diversity --shards 4 --cpus-per-task 1 --time 10:00 --out "$W/div" \
   -- "${DIV_ARGS[@]}") || die "rephyre slurm diversity: $out"
 echo "$out"
@@ -181,19 +196,19 @@ read -r DIV_ARRAY DIV_MERGE <<<"$(echo "$out" | submitted_ids)"
 [ -n "$DIV_MERGE" ] || die "no job ids in: $out"
 
 # --- 7. Kill one array task mid-run: requeue it once its checkpoint holds work -------------------
-VICTIM=${SOLV_ARRAY}_2
-CKPT=$W/solv/checkpoints/part-2.ckpt
-say "waiting for a checkpoint of array task $VICTIM"
-t0=$(date +%s)
-while :; do
-  if [ -f "$CKPT" ] && [ "$(job_state "$VICTIM")" = RUNNING ] &&
-    grep -q '"valid":[1-9]' "$CKPT"; then break; fi
-  [ "$(job_state "$VICTIM")" = COMPLETED ] && die "array task $VICTIM finished before it could be killed"
-  [ $(($(date +%s) - t0)) -lt 120 ] || die "no checkpoint from $VICTIM after 120 s"
-  sleep 0.2
+say "waiting for a checkpoint of array task $VICTIM (process $pid, run in slices of 0.1 s)"
+slices=0
+until [ -f "$CKPT" ] && grep -q '"valid":[1-9]' "$CKPT"; do
+  slices=$((slices + 1))
+  [ "$slices" -le 1200 ] || die "no checkpoint from $VICTIM after 1200 slices of 0.1 s"
+  kill -CONT "$pid" || die "array task $VICTIM is gone"
+  sleep 0.1
+  kill -STOP "$pid" || die "array task $VICTIM finished before its checkpoint held work"
 done
-say "requeueing (killing) running array task $VICTIM; its checkpoint: $(wc -c <"$CKPT") bytes"
-scontrol requeue "$VICTIM" || die "scontrol requeue $VICTIM"
+say "requeueing (killing) stopped array task $VICTIM; its checkpoint: $(wc -c <"$CKPT") bytes"
+out=$(scontrol requeue "$VICTIM" 2>&1) || die "scontrol requeue $VICTIM: $out ($(job_state "$VICTIM"))"
+# Slurm's SIGTERM waits while the process is stopped: let it through.
+kill -CONT "$pid" 2>/dev/null || true
 # Slurm holds a requeued job back for a while (its begin time is set some minutes ahead); let it
 # start at once so the test stays short.
 t0=$(date +%s)
