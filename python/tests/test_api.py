@@ -185,8 +185,9 @@ def test_statuses_equal_the_rust_library_and_the_original(ball_pairs, two_ball_p
                          for t, a in zip(ids, actions)])
         rust = np.array(_native.reference_statuses(ids, tier, actions))
         assert np.array_equal(ours, rust)
-        # The original agrees on ~99.9 % of the pairs (docs/fidelity.md).
-        assert np.mean(ours == original) >= 0.99, np.mean(ours == original)
+        # The original agrees on every one of these pairs (measured 2026-11-28: 0 of 400 ball
+        # and 0 of 200 two-ball rows differ; over all of outcomes-A it is 99.9 %, fidelity.md).
+        assert np.sum(ours != original) == 0, np.flatnonzero(ours != original)
         batch = sim.simulate_batch([index[t] for t in ids], actions)
         assert batch.dtype == np.int8 and np.array_equal(batch, ours)
 
@@ -384,4 +385,5 @@ def test_featurized_objects_vector_to_raster():
         painted = (scene > 0) | (drawn > 0)
         agree += int(np.sum((scene == drawn) & painted))
         total += int(np.sum(painted))
-    assert agree / total > 0.95, agree / total
+    # Measured 2026-11-28: 1 painted pixel of 62,318 differs over these 20 scenes.
+    assert total - agree <= 1, (total - agree, total)
