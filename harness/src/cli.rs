@@ -96,24 +96,14 @@ submits both with sbatch. The report lands in DIR: COMMAND.csv, and solvability.
 diversity.svg. DIR must be on a filesystem every node sees; the rephyre binary too (--rephyre).
 --dry-run prints the two scripts and submits nothing.";
 
-/// The studies `rephyre slurm` runs sharded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ShardedCommand {
-    Solvability,
-    Diversity,
-    RandomCurve,
-    Parity,
-    Witness,
-    /// The agents' outcome tables (`eval --shard`): the merge writes the cache DIR/eval.<tier>.ckpt.
-    EvalTables,
-}
-
 /// Arguments of `rephyre slurm`.
 #[derive(Debug, Args)]
 pub struct SlurmArgs {
     /// The study to run.
-    #[arg(value_enum)]
-    pub command: ShardedCommand,
+    // Its possible values are the sharded studies' list (`commands::sharded::STUDIES`), set by
+    // `commands::cli_command`.
+    #[arg(value_name = "STUDY", index = 1)]
+    pub study: String,
     /// Number of shards (array tasks).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub shards: u32,
@@ -149,7 +139,7 @@ pub struct SlurmArgs {
     pub dry_run: bool,
     /// The study's own arguments, after `--` (not --out, --summary, --plot, --shard,
     /// --checkpoint or --resume: rephyre slurm sets those).
-    #[arg(last = true, value_name = "ARGS")]
+    #[arg(last = true, value_name = "ARGS", index = 2)]
     pub args: Vec<String>,
 }
 

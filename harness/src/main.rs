@@ -2,8 +2,6 @@
 //! stderr (`rephyre: error: …`) with exit status 2.
 
 use clap::error::ErrorKind;
-use clap::Parser;
-use harness::cli::Cli;
 use std::process::ExitCode;
 
 /// Exit status of every error.
@@ -16,7 +14,7 @@ fn main() -> ExitCode {
             one_line(&info.to_string())
         );
     }));
-    let cli = match Cli::try_parse() {
+    let cli = match harness::commands::parse_cli(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
     };

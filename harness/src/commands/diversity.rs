@@ -2,12 +2,14 @@
 //! the plot and prints a line per template. With `--shard K/N` it runs part K of N (a share of
 //! every template's actions) and writes the part file to `--out` instead.
 
+use super::sharded::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::DiversityArgs;
 use crate::context::Ctx;
 use anyhow::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use studies::diversity::{Params, Report};
 use studies::files::write_atomic;
+use studies::shard::read_parts;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -58,4 +60,21 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
     }
     println!("-> {}", out.display());
     Ok(())
+}
+
+/// Diversity sharded: parts merged into the CSV histogram and the plot.
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "diversity",
+    command: "diversity",
+    part_command: studies::diversity::COMMAND,
+    report: "diversity.csv",
+    extra: Some((Extra::Plot, "diversity.svg")),
+    json: false,
+    checkpoint: ("--checkpoint", true),
+    merge,
+};
+
+fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let report = studies::diversity::merge(ctx.task_set()?, read_parts(parts)?)?;
+    write_report(&report, o.out, o.plot)
 }

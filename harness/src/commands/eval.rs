@@ -2,6 +2,7 @@
 //! per-fold CSV, the Table-1-shaped Markdown and the success-curve plot. `rephyre compare`: the
 //! one-sided Wilcoxon test of two such files.
 
+use super::sharded::{MergeOutputs, ShardedStudy};
 use crate::cli::{
     AgentChoice, CompareArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs, LearnFromChoice,
     SplitChoice,
@@ -9,6 +10,7 @@ use crate::cli::{
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
 use std::sync::Arc;
 use studies::evaluation::dqn::{DqnParams, NetOverrides};
 use studies::evaluation::{
@@ -237,5 +239,33 @@ pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {
             c.a, c.b
         );
     }
+    Ok(())
+}
+
+/// The agents' outcome tables sharded (`eval --shard`, not the agents): parts merged into the
+/// cache `--out.<tier>.ckpt` that `rephyre eval --cache` evaluates from.
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "eval-tables",
+    command: "eval",
+    part_command: studies::evaluation::TABLES_COMMAND,
+    // The cache prefix: the merge writes eval.<tier>.ckpt.
+    report: "eval",
+    extra: None,
+    json: false,
+    // A shard's checkpoint is its --cache, which always resumes.
+    checkpoint: ("--cache", false),
+    merge: merge_tables,
+};
+
+fn merge_tables(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let parts = studies::shard::read_parts(parts)?;
+    let files = studies::evaluation::merge_tables(ctx.task_set()?, parts, o.out)?;
+    for f in &files {
+        println!("outcome table -> {}", f.display());
+    }
+    println!(
+        "evaluate the agents from it with: rephyre eval --cache {} ...",
+        o.out.display()
+    );
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `rephyre parity`: [`studies::parity::run`] on the reference file (default: the built-in copy);
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
+use super::sharded::{MergeOutputs, ShardedStudy};
 use crate::cli::ParityArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
@@ -76,4 +77,22 @@ pub fn write_report(report: &ParityReport, out: Option<&Path>, json: bool) -> Re
     );
     println!("task rate outliers           {}", s.task_rate_outliers);
     Ok(())
+}
+
+/// Parity sharded: parts merged into the Markdown report (and the JSON summary with `--json`).
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "parity",
+    command: "parity",
+    part_command: studies::parity::COMMAND,
+    report: "parity.md",
+    extra: None,
+    json: true,
+    checkpoint: ("--checkpoint", true),
+    merge,
+};
+
+fn merge(ctx: &Ctx, parts: &[std::path::PathBuf], o: &MergeOutputs) -> Result<()> {
+    let parts = studies::shard::read_parts(parts)?;
+    let report = studies::parity::merge(ctx.task_set()?, parts)?;
+    write_report(&report, Some(o.out), o.json)
 }

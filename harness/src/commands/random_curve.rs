@@ -1,12 +1,14 @@
 //! `rephyre random-curve`: [`studies::random_curve`] on the selected tasks; writes the CSV curve
 //! and the plot and prints the last point and the AUCCESS.
 
+use super::sharded::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::RandomCurveArgs;
 use crate::context::Ctx;
 use anyhow::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::random_curve::{Params, Report};
+use studies::shard::read_parts;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
@@ -61,4 +63,21 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
         out.display()
     );
     Ok(())
+}
+
+/// The random agent's curve sharded: parts merged into the CSV curve and the plot.
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "random-curve",
+    command: "random-curve",
+    part_command: studies::random_curve::COMMAND,
+    report: "random-curve.csv",
+    extra: Some((Extra::Plot, "random-curve.svg")),
+    json: false,
+    checkpoint: ("--checkpoint", true),
+    merge,
+};
+
+fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let report = studies::random_curve::merge(ctx.task_set()?, read_parts(parts)?)?;
+    write_report(&report, o.out, o.plot)
 }

@@ -2,10 +2,10 @@
 //! submit them with `sbatch` (the merge with `--dependency=afterok` on the array). The scripts
 //! are plain sbatch scripts; `--dry-run` prints them instead.
 
-use crate::cli::{Cli, ShardedCommand, SlurmArgs};
+use super::sharded::{by_slurm_name, ShardedStudy};
+use crate::cli::SlurmArgs;
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
-use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use studies::files::write_atomic;
@@ -29,7 +29,7 @@ const MANAGED: [&str; 12] = [
 /// Everything the two scripts are made of.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub command: &'static str,
+    pub study: &'static ShardedStudy,
     pub shards: u32,
     /// Absolute working folder.
     pub dir: PathBuf,
@@ -43,19 +43,6 @@ pub struct Plan {
     /// `#SBATCH` options of the array only.
     pub array_only: Vec<String>,
     pub study_args: Vec<String>,
-}
-
-impl ShardedCommand {
-    fn name(self) -> &'static str {
-        match self {
-            ShardedCommand::Solvability => "solvability",
-            ShardedCommand::Diversity => "diversity",
-            ShardedCommand::RandomCurve => "random-curve",
-            ShardedCommand::Parity => "parity",
-            ShardedCommand::Witness => "witness",
-            ShardedCommand::EvalTables => "eval",
-        }
-    }
 }
 
 /// A word for a shell script: left bare when it is made of safe characters, else single-quoted.
@@ -88,7 +75,8 @@ fn option_value(name: &str, v: &str) -> Result<String> {
 
 impl Plan {
     pub fn new(ctx: &Ctx, a: &SlurmArgs) -> Result<Plan> {
-        let command = a.command.name();
+        let study = by_slurm_name(&a.study)?;
+        let command = study.command;
         for arg in &a.args {
             let name = arg.split('=').next().unwrap_or(arg);
             if MANAGED.contains(&name) {
@@ -100,7 +88,7 @@ impl Plan {
         probe.extend(a.args.iter().cloned());
         probe.extend(["--shard".into(), format!("1/{}", a.shards)]);
         probe.extend(["--out".into(), "part.json".into()]);
-        if let Err(e) = Cli::try_parse_from(&probe) {
+        if let Err(e) = super::parse_cli(&probe) {
             let text = e.to_string();
             let first = text
                 .lines()
@@ -143,7 +131,7 @@ impl Plan {
         }
         array_only.insert(0, format!("--array={array}"));
         Ok(Plan {
-            command,
+            study,
             shards: a.shards,
             dir: absolute(&a.out)?,
             rephyre,
@@ -167,31 +155,22 @@ impl Plan {
         s
     }
 
-    /// The report's files (relative to the folder): the CSV and the summary or plot option.
-    fn report(&self) -> (String, Option<(&'static str, String)>) {
-        let csv = match self.command {
-            "parity" => "parity.md".to_string(),
-            // The cache prefix: the merge writes eval.<tier>.ckpt.
-            "eval" => "eval".to_string(),
-            c => format!("{c}.csv"),
-        };
-        let extra = match self.command {
-            "solvability" | "witness" => Some(("--summary", format!("{}.md", self.command))),
-            "diversity" | "random-curve" => Some(("--plot", format!("{}.svg", self.command))),
-            _ => None,
-        };
-        (csv, extra)
+    /// The report's files (relative to the folder): the merge's `--out` and its other report
+    /// option, if any.
+    fn report(&self) -> (&'static str, Option<(&'static str, &'static str)>) {
+        let extra = self.study.extra.map(|(e, file)| (e.option(), file));
+        (self.study.report, extra)
     }
 
     fn header(&self, job: &str, own: &[String], log: &str) -> String {
         let mut s = String::from("#!/bin/bash\n");
         s.push_str(&format!(
             "# Written by `rephyre slurm {}` ({} shards).\n",
-            self.command, self.shards
+            self.study.command, self.shards
         ));
         s.push_str(&format!(
             "#SBATCH --job-name=rephyre-{}{job}\n",
-            self.command
+            self.study.command
         ));
         s.push_str("#SBATCH --ntasks=1\n");
         for o in own.iter().chain(&self.common) {
@@ -219,20 +198,13 @@ impl Plan {
             self.shards
         ));
         let args: Vec<String> = self.study_args.iter().map(|a| quote(a)).collect();
-        // eval's shard checkpoint is its --cache (always resumed).
-        let checkpoint = match self.command {
-            "eval" => "--cache",
-            _ => "--checkpoint",
-        };
-        let resume = match self.command {
-            "eval" => "",
-            _ => " --resume",
-        };
+        let (checkpoint, resumes) = self.study.checkpoint;
+        let resume = if resumes { " --resume" } else { "" };
         s.push_str(&format!(
             "exec {} --quiet --threads {} {} {} \\\n  --shard \"$K/{}\" --out {}\"$K\".json \\\n  {checkpoint} {}\"$K\".ckpt{resume}\n",
             self.binary(),
             self.cpus,
-            self.command,
+            self.study.command,
             args.join(" "),
             self.shards,
             self.dir_q("parts/part-"),
@@ -256,10 +228,10 @@ impl Plan {
         let mut line = format!(
             "exec {} --quiet merge \"${{parts[@]}}\" --out {}",
             self.binary(),
-            self.dir_q(&csv)
+            self.dir_q(csv)
         );
         if let Some((opt, file)) = extra {
-            line.push_str(&format!(" {opt} {}", self.dir_q(&file)));
+            line.push_str(&format!(" {opt} {}", self.dir_q(file)));
         }
         s.push_str(&line);
         s.push('\n');

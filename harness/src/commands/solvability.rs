@@ -2,11 +2,13 @@
 //! Markdown summary and prints the counts. With `--shard K/N` it runs part K of N and writes the
 //! part file to `--out` instead; `rephyre merge` turns the parts into the same report.
 
+use super::sharded::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::SolvabilityArgs;
 use crate::context::Ctx;
 use anyhow::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
+use studies::shard::read_parts;
 use studies::solvability::{csv_bytes, summary_markdown, Params, Row};
 
 pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
@@ -64,4 +66,21 @@ pub fn report(params: &Params, rows: &[Row], out: &Path, summary: Option<&Path>)
         out.display()
     );
     Ok(())
+}
+
+/// Solvability sharded: parts merged into the CSV and the Markdown summary.
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "solvability",
+    command: "solvability",
+    part_command: studies::solvability::COMMAND,
+    report: "solvability.csv",
+    extra: Some((Extra::Summary, "solvability.md")),
+    json: false,
+    checkpoint: ("--checkpoint", true),
+    merge,
+};
+
+fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let (params, rows) = studies::solvability::merge(ctx.task_set()?, read_parts(parts)?)?;
+    report(&params, &rows, o.out, o.summary)
 }

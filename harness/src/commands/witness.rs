@@ -2,11 +2,12 @@
 //! witness file's rows without a witness), writing the CSV and the summary; `--verify` re-checks
 //! such a file.
 
+use super::sharded::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::WitnessArgs;
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::witness::{
     csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
@@ -123,4 +124,22 @@ pub fn write_report(
         out.display()
     );
     Ok(())
+}
+
+/// The witness search sharded: parts merged into the CSV and the Markdown summary.
+pub const SHARDED: ShardedStudy = ShardedStudy {
+    slurm_name: "witness",
+    command: "witness",
+    part_command: studies::witness::COMMAND,
+    report: "witness.csv",
+    extra: Some((Extra::Summary, "witness.md")),
+    json: false,
+    checkpoint: ("--checkpoint", true),
+    merge,
+};
+
+fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let parts = studies::shard::read_parts(parts)?;
+    let (job, states) = studies::witness::merge(ctx.task_set()?, parts)?;
+    write_report(&job, &states, o.out, o.summary)
 }
