@@ -3,8 +3,8 @@
 //! * [`protocol`]: the agent interface, the 100-attempt evaluator, the fixed action set and the
 //!   shared table of (task, action) outcomes;
 //! * [`baselines`]: RAND, MEM, MEM-O and the OPTIMAL oracle;
-//! * [`auccess`]: success curves and AUCCESS; [`wilcoxon`]: the one-sided signed-rank test used
-//!   to compare agents over folds;
+//! * [`auccess`]: success curves and AUCCESS (the one-sided Wilcoxon test that compares agents
+//!   over folds is `studies::stats::wilcoxon`);
 //! * [`witness`]: a guided search for one stable solution per task (a constructive proof of
 //!   solvability) and the stable-solution test.
 
@@ -13,7 +13,6 @@ pub mod baselines;
 #[cfg(feature = "dqn")]
 pub mod dqn;
 pub mod protocol;
-pub mod wilcoxon;
 
 pub use baselines::{Mem, MemO, Optimal, Rand};
 pub use protocol::{

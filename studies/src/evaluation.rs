@@ -1427,7 +1427,7 @@ pub struct Comparison {
     /// Paired folds.
     pub pairs: usize,
     /// `None` when every difference is zero.
-    pub test: Option<agents::wilcoxon::Wilcoxon>,
+    pub test: Option<crate::stats::Wilcoxon>,
     /// What `a`'s and `b`'s agents learned from (`--learn-from`), where a paired fold's two
     /// differ: a comparison of two protocols as much as of two agents.
     pub learned_differently: Option<(String, String)>,
@@ -1461,7 +1461,7 @@ pub fn compare(a: &[FoldResult], b: &[FoldResult], setup: Option<&str>) -> Resul
         a: name(a),
         b: name(b),
         pairs: xs.len(),
-        test: agents::wilcoxon::wilcoxon_greater(&xs, &ys),
+        test: crate::stats::wilcoxon_greater(&xs, &ys),
         learned_differently,
     })
 }

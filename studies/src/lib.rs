@@ -15,8 +15,8 @@
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
 //!   the single run's report, byte for byte.
 //!
-//! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision and the
-//! intervals) and [`files`] (atomic writes).
+//! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision, the
+//! intervals and the Wilcoxon test that compares agents) and [`files`] (atomic writes).
 
 pub mod bench;
 pub mod diversity;

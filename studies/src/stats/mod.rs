@@ -1,7 +1,12 @@
 //! The statistics of the studies: the binomial decisions of SPEC §8 (one-sided tail
-//! probabilities via statrs), Wilson intervals, and means with their spreads.
+//! probabilities via statrs), Wilson intervals, and means with their spreads; [`wilcoxon`]: the
+//! one-sided signed-rank test that compares two agents over folds.
 
 use statrs::distribution::{Binomial, DiscreteCDF};
+
+pub mod wilcoxon;
+
+pub use wilcoxon::{wilcoxon_greater, Wilcoxon};
 
 /// P(X ≥ k) for X ~ Binomial(n, p).
 pub fn binomial_at_least(n: u64, p: f64, k: u64) -> f64 {
