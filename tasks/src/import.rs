@@ -12,7 +12,6 @@
 //! Floats are read here and converted to Q32.32 once ([`Fixed::from_f64`], nearest value):
 //! this is the boundary where the original's doubles enter rephyre.
 
-use core::fmt;
 use std::collections::BTreeMap;
 use std::io::Read;
 
@@ -20,10 +19,13 @@ use engine::Vec2;
 use engine::{BodyKind, Fixed};
 
 use crate::checksum::{template_checksum, Checksums};
-use crate::id::{ParseTaskIdError, TaskId};
-use crate::model::{Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier};
-use crate::thrift::{ty, Reader, ThriftError};
+use crate::id::TaskId;
+use crate::load::{read_file_capped, LoadError};
+use crate::model::{Colour, Part, Relation, SceneBody, ShapeType, Task, TaskGoal, Tier};
+use crate::thrift::{ty, Reader};
 use std::sync::Arc;
+
+pub use crate::import_error::{ImportError, XzError, TASKS_PER_TEMPLATE};
 
 /// Largest decompressed size accepted (the original is 16.3 MB).
 pub const MAX_DECOMPRESSED: usize = 64 << 20;
@@ -32,120 +34,10 @@ pub const MAX_DECOMPRESSED: usize = 64 << 20;
 const XZ_MEM_LIMIT_KIB: u32 = 80 << 10;
 /// PHYRE's code for the TOUCHING relation.
 const TOUCHING: i32 = 6;
-/// Tasks per kept template.
-pub const TASKS_PER_TEMPLATE: usize = 100;
 
 /// The templates kept: PHYRE-B then PHYRE-2B.
 pub fn phyre_templates() -> impl Iterator<Item = u32> {
     (0..25).chain(100..125)
-}
-
-/// Why the original task file could not be imported.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ImportError {
-    /// Not a valid xz stream (bad magic, corrupt data, failed integrity check, truncated…).
-    Xz(XzError),
-    /// The decompressed data would exceed [`MAX_DECOMPRESSED`].
-    TooLarge { limit: usize },
-    /// The Thrift structure is malformed.
-    Thrift(ThriftError),
-    /// A required field is missing (`what` names the struct and field).
-    MissingField { what: &'static str, offset: usize },
-    /// A field has a value rephyre cannot accept.
-    BadValue { task: String, what: String },
-    /// A task id that is not `TTTTT:III`.
-    BadTaskId(ParseTaskIdError),
-    /// The task breaks a model invariant.
-    Task { task: TaskId, error: TaskError },
-    /// The same id twice.
-    DuplicateTask(TaskId),
-    /// Bytes after the task collection.
-    TrailingBytes { offset: usize },
-    /// A kept template does not have [`TASKS_PER_TEMPLATE`] tasks.
-    TemplateSize { template: u32, tasks: usize },
-    /// A kept template's ids do not hash to the md5 of `checksum.json`.
-    ChecksumMismatch {
-        template: u32,
-        expected: String,
-        found: String,
-    },
-    /// `checksum.json` has no entry for a kept template.
-    NoChecksum { template: u32 },
-}
-
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            // The decoder's message is the source (the chain prints it after this).
-            ImportError::Xz(_) => write!(f, "not a valid xz file"),
-            ImportError::TooLarge { limit } => {
-                write!(f, "decompressed data exceeds the limit of {limit} bytes")
-            }
-            ImportError::Thrift(e) => write!(f, "malformed task collection: {e}"),
-            ImportError::MissingField { what, offset } => {
-                write!(f, "missing field {what} (struct ending at byte {offset})")
-            }
-            ImportError::BadValue { task, what } => write!(f, "task {task}: {what}"),
-            ImportError::BadTaskId(e) => write!(f, "{e}"),
-            ImportError::Task { task, error } => write!(f, "task {task}: {error}"),
-            ImportError::DuplicateTask(id) => write!(f, "task {id} appears twice"),
-            ImportError::TrailingBytes { offset } => {
-                write!(
-                    f,
-                    "unexpected bytes after the task collection at byte {offset}"
-                )
-            }
-            ImportError::TemplateSize { template, tasks } => write!(
-                f,
-                "template {template:05} has {tasks} tasks (expected {TASKS_PER_TEMPLATE})"
-            ),
-            ImportError::ChecksumMismatch {
-                template,
-                expected,
-                found,
-            } => write!(
-                f,
-                "template {template:05}: task ids hash to {found}, checksum.json says {expected}"
-            ),
-            ImportError::NoChecksum { template } => {
-                write!(f, "checksum.json has no entry for template {template:05}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ImportError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ImportError::Xz(e) => Some(e.0.as_ref()),
-            _ => None,
-        }
-    }
-}
-
-/// The xz decoder's error, the source of [`ImportError::Xz`] (shared, so the import error stays
-/// `Clone`; equal when kind and message are).
-#[derive(Clone, Debug)]
-pub struct XzError(pub Arc<std::io::Error>);
-
-impl PartialEq for XzError {
-    fn eq(&self, other: &XzError) -> bool {
-        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
-    }
-}
-
-impl Eq for XzError {}
-
-impl fmt::Display for XzError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl From<ThriftError> for ImportError {
-    fn from(e: ThriftError) -> ImportError {
-        ImportError::Thrift(e)
-    }
 }
 
 /// Import the original file's bytes: decompress, decode, keep the B/2B tasks, validate them,
@@ -162,8 +54,8 @@ pub fn import_phyre_thrift(data: &[u8]) -> Result<Vec<Task>, ImportError> {
 }
 
 /// Import from a file path (see [`import_phyre`]).
-pub fn import_phyre_file(path: &std::path::Path) -> Result<Vec<Task>, crate::LoadError> {
-    let bytes = crate::read_file_capped(path, MAX_DECOMPRESSED)?;
+pub fn import_phyre_file(path: &std::path::Path) -> Result<Vec<Task>, LoadError> {
+    let bytes = read_file_capped(path, MAX_DECOMPRESSED)?;
     Ok(import_phyre(&bytes)?)
 }
 

@@ -25,6 +25,8 @@ pub mod folds;
 pub mod geometry;
 pub mod id;
 pub mod import;
+mod import_error;
+mod load;
 pub mod model;
 pub mod outcome;
 pub mod rng;
@@ -43,6 +45,7 @@ pub use engine::BodyKind;
 pub use folds::{Setup, Split};
 pub use id::{ParseTaskIdError, TaskId};
 pub use import::ImportError;
+pub use load::LoadError;
 pub use model::{
     ActionTier, Colour, Part, Relation, SceneBody, ShapeType, Task, TaskError, TaskGoal, Tier,
 };
@@ -55,7 +58,5 @@ pub use status::{
     status_of_validated, ParseStatusError, Stability, Status,
 };
 pub use store::StoreError;
-pub use taskset::{LoadError, LookupError, TaskSet};
+pub use taskset::{LookupError, TaskSet};
 pub use thrift::{ThriftError, ThriftErrorKind};
-
-pub(crate) use taskset::read_file_capped;

@@ -5,9 +5,11 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::id::{ParseTaskIdError, TaskId};
-use crate::import::ImportError;
+use crate::load::read_file_capped;
 use crate::model::{Task, Tier};
 use crate::store::{self, Compression, StoreError};
+
+pub use crate::load::LoadError;
 
 /// The built-in store: the 5,000 tasks of PHYRE-B and PHYRE-2B converted from `phyre==0.2.2`
 /// (see `data/NOTICE`), in rephyre's format (`FORMAT.md`).
@@ -15,78 +17,6 @@ pub(crate) const BUILTIN_STORE: &[u8] = include_bytes!("../data/phyre-b-2b.rpts"
 
 /// Largest task file read from disk.
 pub const MAX_FILE_LEN: usize = 256 << 20;
-
-/// Why a task file could not be loaded.
-#[derive(Debug)]
-pub enum LoadError {
-    /// The file could not be read.
-    Io { path: String, error: std::io::Error },
-    /// The file is larger than the limit.
-    FileTooLarge { path: String, limit: usize },
-    /// A rephyre task file that is invalid.
-    Store(StoreError),
-    /// The original PHYRE file that is invalid.
-    Import(ImportError),
-    /// Two tasks with the same id (when combining sets).
-    DuplicateTask(TaskId),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Io { path, .. } => write!(f, "cannot read {path}"),
-            LoadError::FileTooLarge { path, limit } => {
-                write!(f, "{path} is larger than the limit of {limit} bytes")
-            }
-            LoadError::Store(_) => write!(f, "invalid rephyre task file"),
-            LoadError::Import(_) => write!(f, "invalid PHYRE task file"),
-            LoadError::DuplicateTask(id) => write!(f, "task {id} is defined twice"),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LoadError::Io { error, .. } => Some(error),
-            LoadError::Store(e) => Some(e),
-            LoadError::Import(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<StoreError> for LoadError {
-    fn from(e: StoreError) -> LoadError {
-        LoadError::Store(e)
-    }
-}
-
-impl From<ImportError> for LoadError {
-    fn from(e: ImportError) -> LoadError {
-        LoadError::Import(e)
-    }
-}
-
-/// Read a whole file, refusing files over `limit` bytes (checked while reading too, so a file
-/// that grows or a special file cannot exceed it).
-pub(crate) fn read_file_capped(path: &Path, limit: usize) -> Result<Vec<u8>, LoadError> {
-    use std::io::Read;
-    let name = path.display().to_string();
-    let io = |error| LoadError::Io {
-        path: name.clone(),
-        error,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut out = Vec::new();
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(io)?;
-    if out.len() > limit {
-        return Err(LoadError::FileTooLarge { path: name, limit });
-    }
-    Ok(out)
-}
 
 /// Why a task could not be looked up by its text id.
 #[derive(Clone, Debug, PartialEq, Eq)]
