@@ -10,9 +10,7 @@ use crate::selection::tasks_fingerprint;
 use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use crate::stats::mean_and_population_std;
 use agents::auccess::{auccess, success_at, success_curve, SolvedAt};
-use agents::{
-    evaluate, ActionSet, Agent, Mem, MemO, Optimal, Rand, Status, StatusTable, MAX_ATTEMPTS,
-};
+use agents::{evaluate, ActionSet, Agent, Status, StatusTable, MAX_ATTEMPTS};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -23,6 +21,8 @@ use tasks::{Setup, Task, TaskSet, Tier};
 
 mod checkpoint;
 use checkpoint::{ResultsCheckpoint, Unit};
+mod types;
+pub use types::{AgentKind, EvalSplit, LearnFrom};
 
 /// The paper's Table 1 AUCCESS (B cross, B within, 2B cross, 2B within) for comparison.
 const PAPER: [(&str, [Option<f64>; 4]); 5] = [
@@ -32,52 +32,6 @@ const PAPER: [(&str, [Option<f64>; 4]); 5] = [
     ("DQN", [Some(36.8), Some(77.6), Some(23.2), Some(67.8)]),
     ("DQN-O", [Some(56.2), None, Some(39.6), None]),
 ];
-
-/// The agents of the paper's Table 1 that rephyre has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum AgentKind {
-    Rand,
-    Mem,
-    MemO,
-    Optimal,
-    /// The paper's learned baseline (trained per fold; `--agent all` leaves it out, it costs
-    /// minutes per fold).
-    #[cfg(feature = "dqn")]
-    Dqn,
-    /// DQN that keeps training on the test tasks' attempts.
-    #[cfg(feature = "dqn")]
-    DqnO,
-}
-
-impl AgentKind {
-    /// Every baseline that needs no training, in the order of the paper's table.
-    pub const ALL: [AgentKind; 4] = [
-        AgentKind::Rand,
-        AgentKind::Mem,
-        AgentKind::MemO,
-        AgentKind::Optimal,
-    ];
-
-    /// A fresh agent of this kind for `setup`; `None` for the DQNs, which are trained or loaded
-    /// by `dqn::fitted`.
-    fn make(self, setup: Setup, actions: usize, seed: u64) -> Option<Box<dyn Agent>> {
-        Some(match self {
-            AgentKind::Rand => Box::new(Rand::new(seed, actions)),
-            AgentKind::Mem => Box::new(Mem::new(actions, !setup.is_cross_template())),
-            AgentKind::MemO => Box::new(MemO::new(actions, !setup.is_cross_template())),
-            AgentKind::Optimal => Box::new(Optimal::new(actions)),
-            #[cfg(feature = "dqn")]
-            AgentKind::Dqn | AgentKind::DqnO => return None,
-        })
-    }
-
-    /// Whether this agent trains a network (DQN, DQN-O): only these use the DQN parameters
-    /// and the compute device.
-    #[cfg(feature = "dqn")]
-    pub fn is_dqn(self) -> bool {
-        matches!(self, AgentKind::Dqn | AgentKind::DqnO)
-    }
-}
 
 /// DQN and DQN-O in the evaluation.
 #[cfg(feature = "dqn")]
@@ -597,58 +551,6 @@ mod dqn_config_tests {
             ..params(None)
         };
         assert_eq!(paper.config(cross), paper.config(Setup::BallWithinTemplate));
-    }
-}
-
-/// Which of a fold's tasks the agents are evaluated on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalSplit {
-    Test,
-    Dev,
-    /// The tasks the agents learn from: how well an agent fits them, to set beside how well
-    /// it generalizes (dev, test). Agents learn from the training tasks alone, as for dev.
-    Train,
-}
-
-impl EvalSplit {
-    /// Its name in the results (`test`, `dev`).
-    pub fn name(self) -> &'static str {
-        match self {
-            EvalSplit::Test => "test",
-            EvalSplit::Dev => "dev",
-            EvalSplit::Train => "train",
-        }
-    }
-}
-
-/// What the trained agents (MEM, MEM-O, DQN, DQN-O) learn from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LearnFrom {
-    /// The fold's training tasks alone.
-    Train,
-    /// The training and dev tasks together, as the original trained the agents it evaluated
-    /// on the test tasks (its `--use-test-split`); what an agent chooses on the dev tasks
-    /// (MEM-O's online weight) is still chosen with the training tasks alone. Only for the
-    /// test split.
-    TrainAndDev,
-}
-
-impl LearnFrom {
-    /// The original's choice for `split`: training and dev tasks for the test split, the
-    /// training tasks otherwise.
-    pub fn default_for(split: EvalSplit) -> LearnFrom {
-        match split {
-            EvalSplit::Test => LearnFrom::TrainAndDev,
-            EvalSplit::Dev | EvalSplit::Train => LearnFrom::Train,
-        }
-    }
-
-    /// Its name on the command line and in reports (`train`, `train-dev`).
-    pub fn name(self) -> &'static str {
-        match self {
-            LearnFrom::Train => "train",
-            LearnFrom::TrainAndDev => "train-dev",
-        }
     }
 }
 
