@@ -63,16 +63,13 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
 }
 
 /// Diversity sharded: parts merged into the CSV histogram and the plot.
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "diversity",
-    command: "diversity",
-    part_command: studies::diversity::COMMAND,
-    report: "diversity.csv",
-    extra: Some((Extra::Plot, "diversity.svg")),
-    json: false,
-    checkpoint: ("--checkpoint", true),
+pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
+    "diversity",
+    studies::diversity::COMMAND,
+    "diversity.csv",
+    Some((Extra::Plot, "diversity.svg")),
     merge,
-};
+);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::diversity::merge(ctx.task_set()?, read_parts(parts)?)?;

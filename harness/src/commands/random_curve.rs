@@ -66,16 +66,13 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
 }
 
 /// The random agent's curve sharded: parts merged into the CSV curve and the plot.
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "random-curve",
-    command: "random-curve",
-    part_command: studies::random_curve::COMMAND,
-    report: "random-curve.csv",
-    extra: Some((Extra::Plot, "random-curve.svg")),
-    json: false,
-    checkpoint: ("--checkpoint", true),
+pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
+    "random-curve",
+    studies::random_curve::COMMAND,
+    "random-curve.csv",
+    Some((Extra::Plot, "random-curve.svg")),
     merge,
-};
+);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::random_curve::merge(ctx.task_set()?, read_parts(parts)?)?;

@@ -52,8 +52,11 @@ pub struct ShardedStudy {
     /// (eval's `--cache` always resumes).
     pub checkpoint: (&'static str, bool),
     /// The checked parts into the report, written by the command's own code.
-    pub merge: fn(&Ctx, &[PathBuf], &MergeOutputs) -> Result<()>,
+    pub merge: MergeFn,
 }
+
+/// A study's merge: the checked parts into its report, written by its command's own code.
+pub type MergeFn = fn(&Ctx, &[PathBuf], &MergeOutputs) -> Result<()>;
 
 /// Every sharded study, in the order `rephyre slurm --help` lists them.
 pub const STUDIES: [&ShardedStudy; 6] = [
@@ -87,6 +90,27 @@ pub fn by_part_command(command: &str) -> Option<&'static ShardedStudy> {
 }
 
 impl ShardedStudy {
+    /// A study run by its own command under its own name, checkpointed with `--checkpoint` and
+    /// resumed with `--resume`, whose merge writes `report` and, if any, `extra`.
+    pub const fn checkpointed(
+        name: &'static str,
+        part_command: &'static str,
+        report: &'static str,
+        extra: Option<(Extra, &'static str)>,
+        merge: MergeFn,
+    ) -> ShardedStudy {
+        ShardedStudy {
+            slurm_name: name,
+            command: name,
+            part_command,
+            report,
+            extra,
+            json: false,
+            checkpoint: ("--checkpoint", true),
+            merge,
+        }
+    }
+
     /// Refuse the merge outputs this study does not write.
     pub fn check_outputs(&self, o: &MergeOutputs) -> Result<()> {
         if o.json && !self.json {

@@ -69,16 +69,13 @@ pub fn report(params: &Params, rows: &[Row], out: &Path, summary: Option<&Path>)
 }
 
 /// Solvability sharded: parts merged into the CSV and the Markdown summary.
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "solvability",
-    command: "solvability",
-    part_command: studies::solvability::COMMAND,
-    report: "solvability.csv",
-    extra: Some((Extra::Summary, "solvability.md")),
-    json: false,
-    checkpoint: ("--checkpoint", true),
+pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
+    "solvability",
+    studies::solvability::COMMAND,
+    "solvability.csv",
+    Some((Extra::Summary, "solvability.md")),
     merge,
-};
+);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let (params, rows) = studies::solvability::merge(ctx.task_set()?, read_parts(parts)?)?;

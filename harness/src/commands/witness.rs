@@ -127,16 +127,13 @@ pub fn write_report(
 }
 
 /// The witness search sharded: parts merged into the CSV and the Markdown summary.
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "witness",
-    command: "witness",
-    part_command: studies::witness::COMMAND,
-    report: "witness.csv",
-    extra: Some((Extra::Summary, "witness.md")),
-    json: false,
-    checkpoint: ("--checkpoint", true),
+pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
+    "witness",
+    studies::witness::COMMAND,
+    "witness.csv",
+    Some((Extra::Summary, "witness.md")),
     merge,
-};
+);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;
