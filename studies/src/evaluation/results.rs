@@ -30,8 +30,10 @@ pub struct FoldResult {
     pub success_at_10: f64,
     pub seconds: f64,
     pub actions: usize,
-    /// What the agent chose on the dev split ([`Agent::tuned`](agents::Agent::tuned); MEM-O's online weight); empty
+    /// What the agent chose on the dev split ([`Agent::tuned`]; MEM-O's online weight); empty
     /// for agents that tune nothing and in files written before the column existed.
+    ///
+    /// [`Agent::tuned`]: agents::Agent::tuned
     #[serde(default)]
     pub tuned: String,
     /// What the trained agents learned from ([`LearnFrom::name`]: `train`, `train-dev`); empty
@@ -99,7 +101,9 @@ pub fn table_markdown(results: &[FoldResult]) -> String {
     s
 }
 
-/// Read a per-fold results file ([`Report::csv_bytes`](super::Report::csv_bytes)).
+/// Read a per-fold results file ([`Report::csv_bytes`]).
+///
+/// [`Report::csv_bytes`]: super::Report::csv_bytes
 pub fn read_results(path: &std::path::Path) -> Result<Vec<FoldResult>> {
     let mut r =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -466,7 +466,9 @@ fn on_plain_threads<T: Sync, R: Send>(
 }
 
 impl Report {
-    /// The per-fold results as CSV (the format [`read_results`](super::read_results) reads).
+    /// The per-fold results as CSV (the format [`read_results`] reads).
+    ///
+    /// [`read_results`]: super::read_results
     pub fn csv_bytes(&self) -> Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());
         for r in &self.results {

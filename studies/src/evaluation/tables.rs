@@ -125,7 +125,9 @@ impl TaskJob for Tables<'_> {
     }
 }
 
-/// The tiers whose outcome tables the setups need, in the order [`run`](super::run()) computes them.
+/// The tiers whose outcome tables the setups need, in the order [`run`] computes them.
+///
+/// [`run`]: super::run()
 pub fn table_tiers(setups: &[Setup]) -> Vec<Tier> {
     let mut tiers: Vec<Tier> = setups.iter().map(|s| s.tier()).collect();
     tiers.dedup();
@@ -154,7 +156,9 @@ fn tables<'a>(set: &'a TaskSet, tiers: &[Tier], actions: usize, seed: u64) -> Re
 
 /// Compute shard `shard` of the outcome tables of `tiers` (`actions` actions of seed `seed`):
 /// one work unit per task of each tier. `rephyre merge` turns the parts into the cache that
-/// [`run`](super::run()) reads (`cache.<tier>.ckpt`).
+/// [`run`] reads (`cache.<tier>.ckpt`).
+///
+/// [`run`]: super::run()
 pub fn table_shard(
     set: &TaskSet,
     tiers: &[Tier],
@@ -174,8 +178,10 @@ pub fn table_shard(
 }
 
 /// Merge the parts of sharded outcome tables (checked by [`shard::read_parts`]) into the cache
-/// of [`Params::cache`](super::Params::cache): `cache.<tier>.ckpt` for each tier, the same bytes a single `run` with
+/// of [`Params::cache`]: `cache.<tier>.ckpt` for each tier, the same bytes a single `run` with
 /// that cache leaves. Returns the files written.
+///
+/// [`Params::cache`]: super::Params::cache
 pub fn merge_tables(
     set: &TaskSet,
     parts: Vec<(PathBuf, Part<Row>)>,
