@@ -209,9 +209,17 @@ EXAMPLES:
   rephyre audit --golden mine.txt            # compare with them (e.g. on another machine)
   rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms";
 
-/// Arguments of `rephyre eval`.
+/// Arguments of `rephyre eval`. `-h`/`--help` shows the common options; `--help-all` adds the
+/// DQN's tuning and network-shape options.
 #[derive(Debug, Args)]
+#[command(disable_help_flag = true)]
 pub struct EvalArgs {
+    /// Print help (the common options; --help-all for every one).
+    #[arg(short, long, action = clap::ArgAction::HelpShort)]
+    pub help: Option<bool>,
+    /// Print help with every option, the DQN's tuning and network shape included.
+    #[arg(long, action = clap::ArgAction::HelpLong)]
+    pub help_all: Option<bool>,
     /// The agent to evaluate, or all of them.
     #[arg(long, value_enum, default_value_t = AgentChoice::All)]
     pub agent: AgentChoice,
@@ -270,6 +278,18 @@ pub struct EvalArgs {
     /// it (empty when unsolved).
     #[arg(long, value_name = "FILE")]
     pub per_task: Option<PathBuf>,
+    /// The DQN and DQN-O options (other agents ignore them).
+    #[command(flatten)]
+    pub dqn: DqnArgs,
+}
+
+/// `rephyre eval`'s options for DQN and DQN-O, a group of their own in the help. The tuning
+/// and network-shape options show in `--help-all` only. Levers measured as no gain and off
+/// in both profiles (near misses as negatives, weight decay, mirrored training scenes) are not
+/// options any more: docs/agents.md, "Levers measured as no gain".
+#[derive(Debug, Args)]
+#[command(next_help_heading = "DQN and DQN-O")]
+pub struct DqnArgs {
     /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 5,000 updates) or
     /// `paper` (256×256, ResNet-18, 100,000 updates).
     #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
@@ -278,63 +298,54 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub dqn_updates: Option<u64>,
     /// DQN examples per update (default: the profile's, 64).
-    #[arg(long, value_name = "N")]
+    #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_batch: Option<usize>,
     /// DQN examples drawn per scene in a batch, a divisor of the batch (default: the
     /// profile's, 8 or 1); 1 draws every example from anywhere, as the paper did.
-    #[arg(long, value_name = "N")]
+    #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_actions_per_scene: Option<usize>,
-    /// DQN: of each scene's non-solving actions in a batch, how many to draw among the task's
-    /// near misses (the 4 non-solving actions nearest each of its solving ones) instead of
-    /// from all (default: the profile's, 0). A model trained otherwise is refused on loading.
-    #[arg(long, value_name = "N")]
-    pub dqn_near_misses: Option<usize>,
     /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
-    #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
+    #[arg(long, hide_short_help = true, value_name = "LR", value_parser = parse_learning_rate)]
     pub dqn_lr: Option<f64>,
-    /// DQN decoupled weight decay (AdamW; default: the profile's, 0, plain Adam): each update
-    /// shrinks every weight by learning rate × this of itself. A model trained otherwise is
-    /// refused on loading.
-    #[arg(long, value_name = "W", value_parser = parse_weight_decay)]
-    pub dqn_weight_decay: Option<f64>,
     /// DQN-O: updates after each test task (default: the profile's; 0 makes DQN-O rank like
     /// DQN). A saved model serves any value.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub dqn_online_updates: Option<u64>,
     /// DQN-O: learning rate of those updates (default: the profile's).
-    #[arg(long, value_name = "LR", value_parser = parse_learning_rate)]
+    #[arg(long, hide_short_help = true, value_name = "LR", value_parser = parse_learning_rate)]
     pub dqn_online_lr: Option<f64>,
     /// Seed of the DQN's weights and batches.
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
     /// DQN observation side in pixels, a divisor of 256 (default: the profile's, 64 or 256).
     /// A network shape other than the profile's names its model files after it.
-    #[arg(long, value_name = "PIXELS")]
+    #[arg(long, hide_short_help = true, value_name = "PIXELS")]
     pub dqn_obs_size: Option<usize>,
     /// Kernel of the DQN's stride-2 stem convolution, odd (default: the profile's, 3 or 7).
-    #[arg(long, value_name = "K")]
+    #[arg(long, hide_short_help = true, value_name = "K")]
     pub dqn_stem_kernel: Option<usize>,
     /// A 3×3 stride-2 max pool after the DQN's stem (default: the profile's).
-    #[arg(long, value_name = "BOOL")]
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_stem_pool: Option<bool>,
     /// Channels of the DQN's stem and stages, comma-separated (default: the profile's,
     /// 8,16,32,64 or 64,128,256,512).
-    #[arg(long, value_name = "C,C,…", value_delimiter = ',')]
+    #[arg(
+        long,
+        hide_short_help = true,
+        value_name = "C,C,…",
+        value_delimiter = ','
+    )]
     pub dqn_widths: Option<Vec<usize>>,
     /// Residual blocks in each of the DQN's stages, 1 to 8 (default: the profile's, 1 or 2).
-    #[arg(long, value_name = "N")]
+    #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_blocks: Option<usize>,
     /// Two coordinate planes (each pixel's x and y) beside the DQN's colour planes (default:
     /// the profile's, true in `cpu`, false in `paper`).
-    #[arg(long, value_name = "BOOL")]
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_coord_planes: Option<bool>,
-    /// DQN training shows each scene mirrored left to right (with its actions) half the time
-    /// (default: the profile's). The model file's name says so.
-    #[arg(long, value_name = "BOOL")]
-    pub dqn_mirror: Option<bool>,
     /// DQN and DQN-O score an action by the mean of the scene's and the mirrored scene's logits
     /// (default: the profile's). A saved model serves either.
-    #[arg(long, value_name = "BOOL")]
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_mirror_ranking: Option<bool>,
     /// DQN and DQN-O are K networks of seeds --dqn-seed, --dqn-seed + 1, … (each trained, saved
     /// and loaded as its own model), ranking by their mean logit; K times the training.
@@ -691,13 +702,6 @@ pub fn parse_learning_rate(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(lr) if lr > 0.0 && lr <= 1.0 => Ok(lr),
         _ => Err(format!("must be a number in (0, 1], got {s:?}")),
-    }
-}
-
-pub fn parse_weight_decay(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(w) if (0.0..=10.0).contains(&w) => Ok(w),
-        _ => Err(format!("must be a number in [0, 10], got {s:?}")),
     }
 }
 

@@ -4,15 +4,15 @@
 
 use super::sharded::{MergeOutputs, ShardedStudy};
 use crate::cli::{
-    AgentChoice, CompareArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs, LearnFromChoice,
-    SplitChoice,
+    AgentChoice, CompareArgs, DqnArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs,
+    LearnFromChoice, SplitChoice,
 };
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
-use studies::evaluation::dqn::{DqnParams, NetOverrides};
+use studies::evaluation::dqn::{DqnParams, TrainOverrides};
 use studies::evaluation::{
     check_one_agent, read_results, table_markdown, table_shard as table_shard_of, table_tiers,
     AgentKind, EvalSplit, LearnFrom, Params,
@@ -39,6 +39,40 @@ fn parse_folds(text: &str) -> Result<Vec<u32>> {
     out.sort_unstable();
     out.dedup();
     Ok(out)
+}
+
+/// The DQN options as the evaluation's parameters: the one place that reads them.
+fn dqn_params(d: &DqnArgs, progress: bool) -> DqnParams {
+    DqnParams {
+        profile: match d.dqn_profile {
+            DqnProfileChoice::Cpu => Profile::Cpu,
+            DqnProfileChoice::Paper => Profile::Paper,
+        },
+        seed: d.dqn_seed,
+        overrides: TrainOverrides {
+            updates: d.dqn_updates.map(|u| u as usize),
+            batch: d.dqn_batch,
+            actions_per_scene: d.dqn_actions_per_scene,
+            lr: d.dqn_lr,
+            online_updates: d.dqn_online_updates.map(|u| u as usize),
+            online_lr: d.dqn_online_lr,
+            mirror_ranking: d.dqn_mirror_ranking,
+            obs_size: d.dqn_obs_size,
+            stem_kernel: d.dqn_stem_kernel,
+            stem_pool: d.dqn_stem_pool,
+            widths: d.dqn_widths.clone(),
+            blocks: d.dqn_blocks,
+            coord_planes: d.dqn_coord_planes,
+        },
+        ensemble: d.dqn_ensemble as usize,
+        train_actions: d.dqn_train_actions,
+        models: d.models.clone(),
+        progress: if progress {
+            crate::progress::training_bar()
+        } else {
+            Arc::new(NoProgress)
+        },
+    }
 }
 
 pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
@@ -71,41 +105,9 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         cache: a.cache.clone(),
         checkpoint: a.checkpoint.clone(),
         resume: a.resume,
-        dqn: Some(DqnParams {
-            profile: match a.dqn_profile {
-                DqnProfileChoice::Cpu => Profile::Cpu,
-                DqnProfileChoice::Paper => Profile::Paper,
-            },
-            updates: a.dqn_updates.map(|u| u as usize),
-            batch: a.dqn_batch,
-            actions_per_scene: a.dqn_actions_per_scene,
-            lr: a.dqn_lr,
-            weight_decay: a.dqn_weight_decay,
-            near_misses: a.dqn_near_misses,
-            online_updates: a.dqn_online_updates.map(|u| u as usize),
-            online_lr: a.dqn_online_lr,
-            seed: a.dqn_seed,
-            mirror: a.dqn_mirror,
-            mirror_ranking: a.dqn_mirror_ranking,
-            net: NetOverrides {
-                obs_size: a.dqn_obs_size,
-                stem_kernel: a.dqn_stem_kernel,
-                stem_pool: a.dqn_stem_pool,
-                widths: a.dqn_widths.clone(),
-                blocks: a.dqn_blocks,
-                coord_planes: a.dqn_coord_planes,
-            },
-            ensemble: a.dqn_ensemble as usize,
-            train_actions: a.dqn_train_actions,
-            models: a.models.clone(),
-            progress: if ctx.progress {
-                crate::progress::training_bar()
-            } else {
-                Arc::new(NoProgress)
-            },
-        }),
+        dqn: Some(dqn_params(&a.dqn, ctx.progress)),
     };
-    if let Some(dir) = &a.models {
+    if let Some(dir) = &a.dqn.models {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the models directory {}", dir.display()))?;
     }
@@ -115,7 +117,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     // Only the DQNs run on the device: the GPU is probed (and a build without it refuses)
     // only when one of them is asked for.
     if params.agents.iter().any(|k| k.is_dqn()) {
-        agents::dqn::use_compute(match a.dqn_device {
+        agents::dqn::use_compute(match a.dqn.dqn_device {
             DqnDeviceChoice::Cpu => agents::dqn::Compute::Cpu,
             DqnDeviceChoice::Gpu => agents::dqn::Compute::Gpu,
         })

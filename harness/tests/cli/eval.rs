@@ -403,35 +403,34 @@ fn dqn_models_are_saved_and_loaded() {
     rand_gpu.extend(["--dqn-device", "gpu"].map(String::from));
     run_ok(rand_gpu);
     assert!(p("rg.csv").exists());
-    // Mirror augmentation makes another model, named so; mirrored ranking loads it either way.
+    // Mirrored ranking is a view of the same model: it is loaded, not trained again.
     let mut mirrored = args("dqn", "3", &p("m.csv"));
-    mirrored.extend(["--dqn-mirror", "true"].map(String::from));
-    run_ok(mirrored.clone());
-    let names = model_names();
-    assert!(
-        names.len() == 3 && names.iter().any(|n| n.contains("-4actions-mirror-seed0")),
-        "{names:?}"
-    );
     mirrored.extend(["--dqn-mirror-ranking", "true"].map(String::from));
     run_ok(mirrored);
-    assert_eq!(model_names().len(), 3, "the mirrored model was loaded");
+    assert_eq!(model_names().len(), 2, "the model was loaded");
+    // Levers measured as no gain are not options any more.
+    for retired in ["--dqn-mirror", "--dqn-near-misses", "--dqn-weight-decay"] {
+        let mut gone = args("dqn", "3", &p("r.csv"));
+        gone.extend([retired, "1"].map(String::from));
+        assert!(run_fails(gone).contains(retired), "{retired}");
+    }
     // An ensemble of two: the seed-0 model is loaded, a seed-1 model trained and saved beside it.
     let mut pair = args("dqn", "3", &p("e2.csv"));
     pair.extend(["--dqn-ensemble", "2"].map(String::from));
     run_ok(pair.clone());
     let names = model_names();
     assert!(
-        names.len() == 4 && names.iter().any(|n| n.ends_with("-4actions-seed1.model")),
+        names.len() == 3 && names.iter().any(|n| n.ends_with("-4actions-seed1.model")),
         "{names:?}"
     );
     run_ok(pair);
-    assert_eq!(model_names().len(), 4, "both members loaded");
+    assert_eq!(model_names().len(), 3, "both members loaded");
     let mut none = args("dqn", "3", &p("e0.csv"));
     none.extend(["--dqn-ensemble", "0"].map(String::from));
     assert!(run_fails(none).contains("--dqn-ensemble"));
     let mut not_bool = args("dqn", "3", &p("b.csv"));
-    not_bool.extend(["--dqn-mirror", "maybe"].map(String::from));
-    assert!(run_fails(not_bool).contains("--dqn-mirror"));
+    not_bool.extend(["--dqn-mirror-ranking", "maybe"].map(String::from));
+    assert!(run_fails(not_bool).contains("--dqn-mirror-ranking"));
     // Another network shape: a model of its own, named after the shape, beside the preset's.
     let mut finer = args("dqn", "3", &p("s.csv"));
     finer.extend(
@@ -450,7 +449,7 @@ fn dqn_models_are_saved_and_loaded() {
     run_ok(finer.clone());
     let names = model_names();
     assert!(
-        names.len() == 5
+        names.len() == 4
             && names
                 .iter()
                 .any(|n| n.contains("-cpu-obs128-k5-pool-w4.8.8.16-4actions-seed0")),
@@ -462,7 +461,7 @@ fn dqn_models_are_saved_and_loaded() {
     assert!(header.contains(r#""obs_size":128"#), "{header}");
     assert!(header.contains(r#""widths":[4,8,8,16]"#), "{header}");
     run_ok(finer);
-    assert_eq!(model_names().len(), 5, "the shaped model was loaded");
+    assert_eq!(model_names().len(), 4, "the shaped model was loaded");
     for (flag, value, says) in [
         ("--dqn-obs-size", "100", "must divide 256"),
         ("--dqn-obs-size", "4", "too small"),
@@ -474,7 +473,6 @@ fn dqn_models_are_saved_and_loaded() {
         ("--dqn-batch", "1", "--dqn-batch 1 must be"),
         ("--dqn-actions-per-scene", "5", "divide the batch"),
         ("--dqn-lr", "0", "--dqn-lr"),
-        ("--dqn-weight-decay", "11", "--dqn-weight-decay"),
     ] {
         let mut bad = args("dqn", "3", &p("x.csv"));
         bad.extend([flag, value].map(String::from));

@@ -1,7 +1,6 @@
 use super::types::{AgentKind, LearnFrom};
 use agents::dqn::{
-    Dqn, DqnContext, DqnEnsemble, NetConfig, Observations, Profile, ShapeError, TrainConfig,
-    TrainProgress,
+    Dqn, DqnContext, DqnEnsemble, Observations, Profile, ShapeError, TrainConfig, TrainProgress,
 };
 use agents::{ActionSet, Agent, StatusTable};
 use anyhow::{bail, Result};
@@ -9,9 +8,24 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tasks::{Setup, Task};
 
-/// The command line's changes to the profile's network shape (`None`: the profile's).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NetOverrides {
+/// What the command line changes of the profile's preset (`None`: the preset's), applied in
+/// one place, [`TrainOverrides::apply`]. A model trained otherwise than its file's header says
+/// is refused on loading; a shape other than the profile's names its model files after it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainOverrides {
+    /// Updates per fold.
+    pub updates: Option<usize>,
+    /// Examples per update, and examples drawn per scene in a batch.
+    pub batch: Option<usize>,
+    pub actions_per_scene: Option<usize>,
+    /// Peak learning rate.
+    pub lr: Option<f64>,
+    /// DQN-O's updates after each test task and their learning rate (the paper chose both by
+    /// cross-validation).
+    pub online_updates: Option<usize>,
+    pub online_lr: Option<f64>,
+    /// Ranking by the mean of the scene's and the mirrored scene's logits.
+    pub mirror_ranking: Option<bool>,
     /// Side of the down-sampled observation (a divisor of 256).
     pub obs_size: Option<usize>,
     /// Kernel of the stride-2 stem convolution.
@@ -26,26 +40,28 @@ pub struct NetOverrides {
     pub coord_planes: Option<bool>,
 }
 
-impl NetOverrides {
-    fn apply(&self, net: &mut NetConfig) {
-        if let Some(s) = self.obs_size {
-            net.obs_size = s;
+impl TrainOverrides {
+    /// The preset `c` with these changes.
+    fn apply(&self, c: &mut TrainConfig) {
+        fn set<T: Clone>(field: &mut T, value: &Option<T>) {
+            if let Some(v) = value {
+                *field = v.clone();
+            }
         }
-        if let Some(k) = self.stem_kernel {
-            net.stem_kernel = k;
-        }
-        if let Some(p) = self.stem_pool {
-            net.stem_pool = p;
-        }
-        if let Some(w) = &self.widths {
-            net.widths = w.clone();
-        }
-        if let Some(b) = self.blocks {
-            net.blocks = b;
-        }
-        if let Some(c) = self.coord_planes {
-            net.coord_planes = c;
-        }
+        set(&mut c.updates, &self.updates);
+        set(&mut c.batch, &self.batch);
+        set(&mut c.actions_per_scene, &self.actions_per_scene);
+        set(&mut c.lr, &self.lr);
+        set(&mut c.online_updates, &self.online_updates);
+        set(&mut c.online_lr, &self.online_lr);
+        set(&mut c.mirror_ranking, &self.mirror_ranking);
+        let net = &mut c.net;
+        set(&mut net.obs_size, &self.obs_size);
+        set(&mut net.stem_kernel, &self.stem_kernel);
+        set(&mut net.stem_pool, &self.stem_pool);
+        set(&mut net.widths, &self.widths);
+        set(&mut net.blocks, &self.blocks);
+        set(&mut net.coord_planes, &self.coord_planes);
     }
 }
 
@@ -53,29 +69,10 @@ impl NetOverrides {
 #[derive(Clone)]
 pub struct DqnParams {
     pub profile: Profile,
-    /// Overrides the profile's number of updates.
-    pub updates: Option<usize>,
-    /// Override the profile's batch size, examples drawn per scene in a batch, and peak
-    /// learning rate. A model trained otherwise is refused on loading (its header says
-    /// how it was trained), as for `updates`.
-    pub batch: Option<usize>,
-    pub actions_per_scene: Option<usize>,
-    pub lr: Option<f64>,
-    /// Override the profile's decoupled weight decay (0: plain Adam).
-    pub weight_decay: Option<f64>,
-    /// Override the profile's non-solving draws per scene taken among near misses.
-    pub near_misses: Option<usize>,
-    /// Override the profile's DQN-O updates after each test task and their learning rate
-    /// (the paper chose both by cross-validation).
-    pub online_updates: Option<usize>,
-    pub online_lr: Option<f64>,
     /// Seed of the weights and batches.
     pub seed: u64,
-    /// Override the profile's mirror augmentation of training and mirrored ranking.
-    pub mirror: Option<bool>,
-    pub mirror_ranking: Option<bool>,
-    /// Override the profile's network shape.
-    pub net: NetOverrides,
+    /// The command line's changes to the profile's preset.
+    pub overrides: TrainOverrides,
     /// Networks per agent (seeds `seed`, `seed + 1`, …), ranking by their mean logit.
     pub ensemble: usize,
     /// Train on the statuses of the first this many actions of the set (at least
@@ -92,18 +89,8 @@ impl std::fmt::Debug for DqnParams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DqnParams")
             .field("profile", &self.profile)
-            .field("updates", &self.updates)
-            .field("batch", &self.batch)
-            .field("actions_per_scene", &self.actions_per_scene)
-            .field("lr", &self.lr)
-            .field("weight_decay", &self.weight_decay)
-            .field("near_misses", &self.near_misses)
-            .field("online_updates", &self.online_updates)
-            .field("online_lr", &self.online_lr)
             .field("seed", &self.seed)
-            .field("mirror", &self.mirror)
-            .field("mirror_ranking", &self.mirror_ranking)
-            .field("net", &self.net)
+            .field("overrides", &self.overrides)
             .field("ensemble", &self.ensemble)
             .field("train_actions", &self.train_actions)
             .field("models", &self.models)
@@ -116,37 +103,7 @@ impl DqnParams {
     /// command line's choices.
     pub fn config(&self, setup: Setup) -> TrainConfig {
         let mut c = setting_preset(self.profile, setup, self.seed);
-        if let Some(u) = self.updates {
-            c.updates = u;
-        }
-        if let Some(b) = self.batch {
-            c.batch = b;
-        }
-        if let Some(k) = self.actions_per_scene {
-            c.actions_per_scene = k;
-        }
-        if let Some(lr) = self.lr {
-            c.lr = lr;
-        }
-        if let Some(w) = self.weight_decay {
-            c.weight_decay = w;
-        }
-        if let Some(n) = self.near_misses {
-            c.near_misses = n;
-        }
-        if let Some(u) = self.online_updates {
-            c.online_updates = u;
-        }
-        if let Some(lr) = self.online_lr {
-            c.online_lr = lr;
-        }
-        if let Some(m) = self.mirror {
-            c.mirror = m;
-        }
-        if let Some(m) = self.mirror_ranking {
-            c.mirror_ranking = m;
-        }
-        self.net.apply(&mut c.net);
+        self.overrides.apply(&mut c);
         c
     }
 
@@ -175,16 +132,6 @@ impl DqnParams {
                 "--dqn-actions-per-scene {} must be at least 1 and divide the batch ({})",
                 c.actions_per_scene,
                 c.batch
-            );
-        }
-        let negatives = agents::dqn::data::non_solving_per_scene(c.actions_per_scene);
-        if c.near_misses > negatives {
-            bail!(
-                "--dqn-near-misses {} must be at most the non-solving actions per scene ({} \
-                 of --dqn-actions-per-scene {})",
-                c.near_misses,
-                negatives,
-                c.actions_per_scene
             );
         }
         Ok(())
@@ -224,9 +171,9 @@ pub fn context(
 ) -> Result<Arc<DqnContext>> {
     // The observation size is the same in every setup of the tier (`within_template`
     // keeps the profile's): the profile's network with the command line's changes.
-    let mut net = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed).net;
-    p.net.apply(&mut net);
-    let size = net.obs_size;
+    let mut preset = TrainConfig::preset(p.profile, set.tier.action_len(), p.seed);
+    p.overrides.apply(&mut preset);
+    let size = preset.net.obs_size;
     let obs = Observations::of_tasks(tasks, size).map_err(anyhow::Error::msg)?;
     Ok(Arc::new(DqnContext::new(obs, set.actions.clone(), ranked)))
 }
@@ -355,7 +302,7 @@ pub(super) fn fitted(
 
 #[cfg(test)]
 mod tests {
-    use super::{DqnParams, NetOverrides};
+    use super::{DqnParams, TrainOverrides};
     use agents::dqn::{NoProgress, Profile};
     use std::sync::Arc;
     use tasks::Setup;
@@ -363,22 +310,22 @@ mod tests {
     fn params(mirror_ranking: Option<bool>) -> DqnParams {
         DqnParams {
             profile: Profile::Cpu,
-            updates: None,
-            batch: None,
-            actions_per_scene: None,
-            lr: None,
-            weight_decay: None,
-            near_misses: None,
-            online_updates: None,
-            online_lr: None,
             seed: 0,
-            mirror: None,
-            mirror_ranking,
-            net: Default::default(),
+            overrides: TrainOverrides {
+                mirror_ranking,
+                ..Default::default()
+            },
             ensemble: 1,
             train_actions: None,
             models: None,
             progress: Arc::new(NoProgress),
+        }
+    }
+
+    fn with(overrides: TrainOverrides) -> DqnParams {
+        DqnParams {
+            overrides,
+            ..params(None)
         }
     }
 
@@ -400,21 +347,18 @@ mod tests {
             assert!(params(Some(true)).config(within).mirror_ranking);
             assert!(!params(Some(false)).config(cross).mirror_ranking);
             assert!(params(Some(true)).config(within).trains_like(&w));
-            let told = DqnParams {
+            let told = with(TrainOverrides {
                 updates: Some(5_000),
-                ..params(None)
-            };
+                ..Default::default()
+            });
             assert_eq!(told.config(within).updates, 5_000);
             // A network shape from the command line replaces only what it names, keeps the
             // setting's preset otherwise, and trains another model.
-            let shaped = DqnParams {
-                net: NetOverrides {
-                    obs_size: Some(128),
-                    stem_pool: Some(true),
-                    ..Default::default()
-                },
-                ..params(None)
-            };
+            let shaped = with(TrainOverrides {
+                obs_size: Some(128),
+                stem_pool: Some(true),
+                ..Default::default()
+            });
             let s = shaped.config(within);
             assert_eq!((s.net.obs_size, s.net.stem_pool), (128, true));
             assert_eq!(
@@ -440,16 +384,13 @@ mod tests {
             assert!(named(&shaped).contains("-cpu-obs128-k3-pool-w8.16.32.64-10actions-"));
             // Deeper stages are a shape too; the batch, its grouping and the learning rate
             // are training choices that the model's header records (not its name).
-            let deeper = DqnParams {
-                net: NetOverrides {
-                    blocks: Some(2),
-                    ..Default::default()
-                },
+            let deeper = with(TrainOverrides {
+                blocks: Some(2),
                 batch: Some(128),
                 actions_per_scene: Some(4),
                 lr: Some(3e-3),
-                ..params(None)
-            };
+                ..Default::default()
+            });
             let d = deeper.config(within);
             assert_eq!(
                 (d.net.blocks, d.batch, d.actions_per_scene, d.lr),
@@ -460,13 +401,10 @@ mod tests {
             deeper.check(within).unwrap();
             assert!(named(&deeper).contains("-cpu-obs64-k3-w8.16.32.64-b2-10actions-"));
             // So are the coordinate planes: off, the model is another one, named for it.
-            let flat = DqnParams {
-                net: NetOverrides {
-                    coord_planes: Some(false),
-                    ..Default::default()
-                },
-                ..params(None)
-            };
+            let flat = with(TrainOverrides {
+                coord_planes: Some(false),
+                ..Default::default()
+            });
             let f = flat.config(within);
             assert!(w.net.coord_planes && !f.net.coord_planes);
             assert!(!f.trains_like(&w));
@@ -474,41 +412,26 @@ mod tests {
             assert!(named(&flat).contains("-cpu-obs64-k3-w8.16.32.64-nocoord-10actions-"));
             // What cannot be trained is refused in the command line's words.
             let refused = |p: DqnParams| p.check(within).unwrap_err().to_string();
-            let net = |n: NetOverrides| DqnParams {
-                net: n,
-                ..params(None)
-            };
-            assert!(refused(net(NetOverrides {
+            assert!(refused(with(TrainOverrides {
                 blocks: Some(0),
                 ..Default::default()
             }))
             .starts_with("--dqn-blocks 0"));
-            assert!(refused(net(NetOverrides {
+            assert!(refused(with(TrainOverrides {
                 widths: Some(vec![8, 16]),
                 ..Default::default()
             }))
             .contains("at least 3 stages"));
-            assert!(refused(DqnParams {
+            assert!(refused(with(TrainOverrides {
                 actions_per_scene: Some(3),
-                ..params(None)
-            })
+                ..Default::default()
+            }))
             .starts_with("--dqn-actions-per-scene 3"));
-            assert!(refused(DqnParams {
+            assert!(refused(with(TrainOverrides {
                 batch: Some(1),
-                ..params(None)
-            })
+                ..Default::default()
+            }))
             .starts_with("--dqn-batch 1"));
-            // Near misses replace some of a scene's non-solving draws: at most all of them.
-            let near = |n: usize, per_scene: usize| DqnParams {
-                near_misses: Some(n),
-                actions_per_scene: Some(per_scene),
-                ..params(None)
-            };
-            near(4, 8).check(within).unwrap();
-            assert_eq!(near(4, 8).config(within).near_misses, 4);
-            assert!(!near(2, 8).config(within).trains_like(&w));
-            assert!(refused(near(5, 8)).starts_with("--dqn-near-misses 5 must be at most"));
-            assert!(refused(near(1, 1)).starts_with("--dqn-near-misses 1"));
         }
         // The paper's profile is the paper's network in every setup.
         let paper = DqnParams {
