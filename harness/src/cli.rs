@@ -101,7 +101,7 @@ diversity.svg. DIR must be on a filesystem every node sees; the rephyre binary t
 pub struct SlurmArgs {
     /// The study to run.
     // Its possible values are the sharded studies' list (`commands::sharded::STUDIES`), set by
-    // `commands::cli_command`.
+    // `commands::sharded::cli_command`.
     #[arg(value_name = "STUDY", index = 1)]
     pub study: String,
     /// Number of shards (array tasks).

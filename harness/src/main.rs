@@ -14,7 +14,7 @@ fn main() -> ExitCode {
             one_line(&info.to_string())
         );
     }));
-    let cli = match harness::commands::parse_cli(std::env::args_os()) {
+    let cli = match harness::commands::sharded::parse_cli(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
     };

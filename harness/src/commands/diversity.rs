@@ -2,7 +2,7 @@
 //! the plot and prints a line per template. With `--shard K/N` it runs part K of N (a share of
 //! every template's actions) and writes the part file to `--out` instead.
 
-use super::sharded::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::DiversityArgs;
 use crate::context::Ctx;
 use anyhow::Result;

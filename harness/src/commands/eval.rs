@@ -2,7 +2,7 @@
 //! per-fold CSV, the Table-1-shaped Markdown and the success-curve plot. `rephyre compare`: the
 //! one-sided Wilcoxon test of two such files.
 
-use super::sharded::{MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::{
     AgentChoice, CompareArgs, DqnArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs,
     LearnFromChoice, SplitChoice,

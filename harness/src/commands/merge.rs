@@ -1,8 +1,9 @@
 //! `rephyre merge`: the parts of a sharded run (checked by [`studies::shard::read_parts`]) into
 //! the report the command gives without `--shard`, written by that command's own code (its
-//! [`ShardedStudy`](super::sharded::ShardedStudy) descriptor says which).
+//! [`ShardedStudy`](super::sharded_study::ShardedStudy) descriptor says which).
 
-use super::sharded::{by_part_command, MergeOutputs};
+use super::sharded::{by_part_command, check_outputs as check_study_outputs};
+use super::sharded_study::MergeOutputs;
 use crate::cli::MergeArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
@@ -32,6 +33,6 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
         plot: a.plot.as_deref(),
         json: a.json,
     };
-    study.check_outputs(&outputs)?;
+    check_study_outputs(study, &outputs)?;
     (study.merge)(ctx, &a.parts, &outputs)
 }

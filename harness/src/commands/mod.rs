@@ -11,6 +11,7 @@ pub mod random_curve;
 pub mod render;
 pub mod shard_part;
 pub mod sharded;
+pub mod sharded_study;
 pub mod simulate;
 pub mod slurm;
 pub mod solvability;
@@ -19,30 +20,8 @@ pub mod witness;
 
 use crate::cli::{Cli, Command};
 use anyhow::Result;
-use clap::builder::PossibleValuesParser;
-use clap::{CommandFactory, FromArgMatches};
 
 use crate::context::Ctx;
-
-/// The command line's grammar: `Cli`'s, with the names `rephyre slurm` takes from the sharded
-/// studies' list (so that list is the only place that names them).
-pub fn cli_command() -> clap::Command {
-    Cli::command().mut_subcommand("slurm", |slurm| {
-        slurm.mut_arg("study", |a| {
-            a.value_parser(PossibleValuesParser::new(sharded::slurm_names()))
-        })
-    })
-}
-
-/// Parse a command line with [`cli_command`]'s grammar.
-pub fn parse_cli<I, T>(args: I) -> Result<Cli, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let matches = cli_command().try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
-}
 
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> Result<()> {

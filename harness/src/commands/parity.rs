@@ -1,7 +1,7 @@
 //! `rephyre parity`: [`studies::parity::run`] on the reference file (default: the built-in copy);
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
-use super::sharded::{MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::ParityArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;

@@ -1,7 +1,7 @@
 //! `rephyre random-curve`: [`studies::random_curve`] on the selected tasks; writes the CSV curve
 //! and the plot and prints the last point and the AUCCESS.
 
-use super::sharded::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::RandomCurveArgs;
 use crate::context::Ctx;
 use anyhow::Result;

@@ -2,7 +2,8 @@
 //! submit them with `sbatch` (the merge with `--dependency=afterok` on the array). The scripts
 //! are plain sbatch scripts; `--dry-run` prints them instead.
 
-use super::sharded::{by_slurm_name, ShardedStudy};
+use super::sharded::by_slurm_name;
+use super::sharded_study::ShardedStudy;
 use crate::cli::SlurmArgs;
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
@@ -88,7 +89,7 @@ impl Plan {
         probe.extend(a.args.iter().cloned());
         probe.extend(["--shard".into(), format!("1/{}", a.shards)]);
         probe.extend(["--out".into(), "part.json".into()]);
-        if let Err(e) = super::parse_cli(&probe) {
+        if let Err(e) = super::sharded::parse_cli(&probe) {
             let text = e.to_string();
             let first = text
                 .lines()

@@ -2,7 +2,7 @@
 //! Markdown summary and prints the counts. With `--shard K/N` it runs part K of N and writes the
 //! part file to `--out` instead; `rephyre merge` turns the parts into the same report.
 
-use super::sharded::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::SolvabilityArgs;
 use crate::context::Ctx;
 use anyhow::Result;

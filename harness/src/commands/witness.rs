@@ -2,7 +2,7 @@
 //! witness file's rows without a witness), writing the CSV and the summary; `--verify` re-checks
 //! such a file.
 
-use super::sharded::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::WitnessArgs;
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
