@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tasks::{Setup, Task};
 
 /// What the command line changes of the profile's preset (`None`: the preset's), applied in
-/// one place, [`TrainOverrides::apply`]. A model trained otherwise than its file's header says
+/// one place, `TrainOverrides::apply`. A model trained otherwise than its file's header says
 /// is refused on loading; a shape other than the profile's names its model files after it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrainOverrides {
