@@ -1,13 +1,12 @@
 //! DQN and DQN-O as [`Agent`]s: score the action set on each test task, attempt it in
 //! descending score (ties by action index); DQN-O trains on each finished task's attempts.
 
-use super::data::{
-    batch_of, batch_of_grouped, mirror_action, sample, sample_grouped, Example, Mirror,
-    Observations, Pools, TaskPools,
-};
-use super::model::{Scorer, Trainer};
-use super::train::{self, TrainProgress, TrainSummary};
-use super::{file, TrainConfig};
+use super::config::TrainConfig;
+use super::data::{mirror_action, Example, Observations, Pools, TaskPools};
+use super::device::{on_plain_threads, single_threaded};
+use super::file;
+use super::scoring::{mean_scores, Ranker, Scorer};
+use super::training::{self, draw_batch, Draw, Examples, TrainProgress, TrainSummary, Trainer};
 use crate::protocol::{Agent, Simulator, Status};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -46,6 +45,19 @@ impl DqnContext {
             flat_ranked_mirrored,
         }
     }
+
+    /// What ranking needs of this context, with `scorer` (none: every action scores 0) and
+    /// `mirror` ([`TrainConfig::mirror_ranking`]).
+    fn ranker<'a>(&'a self, scorer: Option<&'a Scorer>, mirror: bool) -> Ranker<'a> {
+        Ranker {
+            scorer,
+            obs: &self.obs,
+            actions: &self.flat_ranked,
+            mirrored_actions: &self.flat_ranked_mirrored,
+            ranked: self.ranked,
+            mirror,
+        }
+    }
 }
 
 /// The DQN agent (`online: false`) or DQN-O (`online: true`).
@@ -81,7 +93,7 @@ impl Dqn {
         progress: Arc<dyn TrainProgress>,
     ) -> Dqn {
         Dqn {
-            online_by_task: train::task_pools(&config, &Pools::default(), &ctx.actions),
+            online_by_task: training::task_pools(&config, &Pools::default(), &ctx.actions),
             ctx,
             config,
             online,
@@ -104,7 +116,7 @@ impl Dqn {
     fn on_one_thread<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
             Some(p) => p.install(f),
-            None => train::single_threaded(f),
+            None => single_threaded(f),
         }
     }
 
@@ -154,7 +166,7 @@ impl Dqn {
         self.progress.planned(self.config.updates as u64);
         let (ctx, cfg, pools, progress) = (&self.ctx, &self.config, &self.pools, &self.progress);
         let (trainer, summary, scorer) = self.on_one_thread(|| {
-            let (trainer, summary) = train::train(
+            let (trainer, summary) = training::train(
                 cfg,
                 &cfg.net,
                 &ctx.obs,
@@ -183,11 +195,8 @@ impl Dqn {
     }
 
     fn ranker(&self) -> Ranker<'_> {
-        Ranker {
-            scorer: self.scorer.as_ref(),
-            ctx: &self.ctx,
-            mirror: self.config.mirror_ranking,
-        }
+        self.ctx
+            .ranker(self.scorer.as_ref(), self.config.mirror_ranking)
     }
 
     /// Rank test tasks on `threads` threads at once (DQN only: DQN-O's network changes from task
@@ -205,65 +214,17 @@ impl Dqn {
 
     /// The trained network (its burn type stays inside the crate).
     #[cfg(test)]
-    pub(crate) fn net(&self) -> Option<&super::model::Net> {
+    pub(crate) fn net(&self) -> Option<&super::network::Net> {
         self.trainer.as_ref().map(Trainer::net)
     }
 
     /// The trained network's weights (parameters and batch-norm statistics), in file order.
     pub fn weights(&self) -> Vec<(Vec<usize>, Vec<f32>)> {
         match &self.trainer {
-            Some(t) => self.on_one_thread(|| super::model::tensors(t.net())),
+            Some(t) => self.on_one_thread(|| super::network::tensors(t.net())),
             None => Vec::new(),
         }
     }
-}
-
-/// What ranking a task needs from a fitted DQN (all `Sync`, so tasks can be ranked on several
-/// threads). Its kernels run on the calling thread's rayon pool: callers pin it to one thread.
-struct Ranker<'a> {
-    scorer: Option<&'a Scorer>,
-    ctx: &'a DqnContext,
-    mirror: bool,
-}
-
-impl Ranker<'_> {
-    fn scores(&self, task: usize) -> Vec<f32> {
-        let Some(scorer) = self.scorer else {
-            return vec![0.0; self.ctx.ranked];
-        };
-        let view = |mirrored: bool| {
-            let mut planes = Vec::new();
-            self.ctx.obs.push_planes(task, mirrored, &mut planes);
-            let actions = if mirrored {
-                &self.ctx.flat_ranked_mirrored
-            } else {
-                &self.ctx.flat_ranked
-            };
-            scorer.score(&planes, actions)
-        };
-        let plain = view(false);
-        if !self.mirror {
-            return plain;
-        }
-        plain
-            .iter()
-            .zip(view(true))
-            // a + b is commutative in IEEE arithmetic: the mean does not depend on the view.
-            .map(|(&a, b)| (a + b) * 0.5)
-            .collect()
-    }
-}
-
-/// The mean logit of an ensemble's members, summed in member order so the rounding is fixed.
-fn mean_scores(members: &[Ranker<'_>], task: usize) -> Vec<f32> {
-    let mut sum = members[0].scores(task);
-    for m in &members[1..] {
-        for (s, v) in sum.iter_mut().zip(m.scores(task)) {
-            *s += v;
-        }
-    }
-    let n = members.len() as f32;
-    sum.iter().map(|s| s / n).collect()
 }
 
 /// Test tasks ranked ahead of their turn, several at once, for an agent whose scores depend
@@ -305,9 +266,7 @@ impl RankAhead {
         }
         let end = (self.next + self.threads * TASKS_PER_THREAD).min(self.plan.len());
         let chunk = &self.plan[self.next..end];
-        let scores = train::on_plain_threads(chunk, self.threads, |&t| {
-            train::single_threaded(|| score(t))
-        });
+        let scores = on_plain_threads(chunk, self.threads, |&t| single_threaded(|| score(t)));
         self.ready = chunk
             .iter()
             .zip(scores)
@@ -424,9 +383,6 @@ impl Agent for DqnEnsemble {
     }
 }
 
-/// RNG seed offset of DQN-O's online batches (distinct from the training batches').
-const ONLINE_SEED: u64 = 0x4f4e_4c49_4e45; // "ONLINE"
-
 impl Agent for Dqn {
     fn name(&self) -> &'static str {
         if self.online {
@@ -454,11 +410,9 @@ impl Agent for Dqn {
 
     fn start_task(&mut self, _: &dyn Simulator, task: usize) {
         // Built from the fields (not `self.ranker()`) so that `self.ahead` can be borrowed apart.
-        let ranker = Ranker {
-            scorer: self.scorer.as_ref(),
-            ctx: &self.ctx,
-            mirror: self.config.mirror_ranking,
-        };
+        let ranker = self
+            .ctx
+            .ranker(self.scorer.as_ref(), self.config.mirror_ranking);
         let scores = match self.ahead.take(task, |t| ranker.scores(t)) {
             Some(s) => s,
             None => self.on_one_thread(|| ranker.scores(task)),
@@ -493,54 +447,28 @@ impl Agent for Dqn {
         let Some(mut trainer) = self.trainer.take() else {
             return;
         };
-        if self.config.actions_per_scene > 1 && self.pools_by_task.is_none() {
-            self.pools_by_task = Some(train::task_pools(
+        if training::grouped(&self.config) && self.pools_by_task.is_none() {
+            self.pools_by_task = Some(training::task_pools(
                 &self.config,
                 &self.pools,
                 &self.ctx.actions,
             ));
         }
-        let (ctx, cfg, pools, online) = (&self.ctx, &self.config, &self.pools, &self.online_pools);
-        let online_by_task = &self.online_by_task;
+        let (ctx, cfg) = (&self.ctx, &self.config);
+        let draw = Draw::Online {
+            training: Examples {
+                pools: &self.pools,
+                by_task: self.pools_by_task.as_ref(),
+            },
+            attempts: Examples {
+                pools: &self.online_pools,
+                by_task: Some(&self.online_by_task),
+            },
+        };
         let first = self.online_done;
-        let half = cfg.batch / 2;
-        let aps = cfg.actions_per_scene;
-        let grouped = self
-            .pools_by_task
-            .as_ref()
-            .filter(|_| aps > 1)
-            .map(|by_task| (by_task, online_by_task));
         let scorer = self.on_one_thread(|| {
             for i in 0..cfg.online_updates as u64 {
-                let (seed, update) = (cfg.seed ^ ONLINE_SEED, first + i);
-                let mirror = cfg.mirror.then_some(Mirror { seed, update });
-                let batch = match &grouped {
-                    // Half the batch from the training data, half from the test attempts seen
-                    // so far, both in groups of one scene: balanced where a test task was
-                    // solved, else its failures.
-                    Some((pools, online)) => {
-                        let near = cfg.near_misses;
-                        let mut examples =
-                            sample_grouped(pools, half, aps, true, near, seed, update);
-                        examples.extend(sample_grouped(
-                            online,
-                            cfg.batch - half,
-                            aps,
-                            true,
-                            near,
-                            seed ^ 1,
-                            update,
-                        ));
-                        batch_of_grouped(&examples, aps, &ctx.obs, &ctx.actions, mirror)
-                    }
-                    // Half the batch from the training data (balanced), half from the test
-                    // attempts seen so far (as they came: mostly failures).
-                    None => {
-                        let mut examples = sample(pools, half, true, seed, update);
-                        examples.extend(sample(online, cfg.batch - half, false, seed ^ 1, update));
-                        batch_of(&examples, &ctx.obs, &ctx.actions, mirror)
-                    }
-                };
+                let batch = draw_batch(cfg, draw, first + i, &ctx.obs, &ctx.actions);
                 trainer.step(&batch, cfg.online_lr);
             }
             trainer.scorer()

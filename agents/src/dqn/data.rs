@@ -4,6 +4,9 @@
 use crate::protocol::{Simulator, Status};
 use tasks::rng;
 
+/// Colour channels of an observation (one-hot per pixel value, `raster::colour::COUNT`).
+pub const CHANNELS: usize = 7;
+
 /// The initial scene of every task of a tier, down-sampled to `size × size`: each pixel holds a
 /// bit mask of the colours present in its `(256 / size)²` block (block max pooling of the
 /// one-hot planes, so a thin bar or a small ball never vanishes).
@@ -53,7 +56,7 @@ impl Observations {
     pub fn push_planes(&self, task: usize, mirrored: bool, out: &mut Vec<f32>) {
         let (s, px) = (self.size, self.size * self.size);
         let m = &self.masks[task * px..(task + 1) * px];
-        for c in 0..super::model::CHANNELS {
+        for c in 0..CHANNELS {
             let bit = |b: u8| f32::from((b >> c) & 1);
             if mirrored {
                 for row in m.chunks_exact(s) {
@@ -415,6 +418,18 @@ pub fn sample_grouped(
     out
 }
 
+/// Labels of a training batch.
+pub struct Batch {
+    /// `[n, CHANNELS, s, s]` one-hot observations, row-major.
+    pub obs: Vec<f32>,
+    /// `[n, action_dim]`.
+    pub actions: Vec<f32>,
+    /// 1 for solved, 0 for not solved.
+    pub labels: Vec<f32>,
+    /// Consecutive examples sharing one observation: `obs` holds `n / per_scene` of them.
+    pub per_scene: usize,
+}
+
 /// The network's inputs for `examples` in groups of `per_scene` consecutive examples of one
 /// task each (from [`sample_grouped`]): each group's scene is stored once. With `mirror`, the
 /// groups it flips are shown mirrored.
@@ -424,7 +439,7 @@ pub fn batch_of_grouped(
     obs: &Observations,
     actions: &[Vec<f64>],
     mirror: Option<Mirror>,
-) -> super::model::Batch {
+) -> Batch {
     let per_scene = per_scene.max(1);
     let flipped = |group: usize| mirror.is_some_and(|m| m.flips(group));
     let mut b = actions_and_labels(examples, per_scene, actions, |i| flipped(i / per_scene));
@@ -441,7 +456,7 @@ pub fn batch_of(
     obs: &Observations,
     actions: &[Vec<f64>],
     mirror: Option<Mirror>,
-) -> super::model::Batch {
+) -> Batch {
     let flipped = |i: usize| mirror.is_some_and(|m| m.flips(i));
     let mut b = actions_and_labels(examples, 1, actions, flipped);
     for (i, &(e, _)) in examples.iter().enumerate() {
@@ -457,8 +472,8 @@ fn actions_and_labels(
     per_scene: usize,
     actions: &[Vec<f64>],
     flipped: impl Fn(usize) -> bool,
-) -> super::model::Batch {
-    let mut b = super::model::Batch {
+) -> Batch {
+    let mut b = Batch {
         obs: Vec::new(),
         actions: Vec::new(),
         labels: Vec::with_capacity(examples.len()),

@@ -2,8 +2,10 @@
 //! configuration, what the model was trained on, and the shape of every tensor), then every
 //! tensor's values as little-endian f32, in the header's order.
 
-use super::model::{self, Net};
-use super::{TrainConfig, TrainSummary};
+use super::config::TrainConfig;
+use super::device::{self, Compute};
+use super::network::{self, Net};
+use super::training::TrainSummary;
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::Path;
@@ -17,7 +19,7 @@ pub struct Header {
     /// What it was trained on, e.g. "ball_cross_template fold 3, 300 actions (seed 0)".
     pub trained_on: String,
     pub summary: TrainSummary,
-    /// Where it was trained ([`model::Compute::name`]): a `gpu` model is a replicate, not the
+    /// Where it was trained ([`Compute::name`]): a `gpu` model is a replicate, not the
     /// bit-exact model of its configuration. Files from before this field read as `cpu`.
     #[serde(default = "cpu")]
     pub trained_with: String,
@@ -26,7 +28,7 @@ pub struct Header {
 }
 
 fn cpu() -> String {
-    model::Compute::Cpu.name().to_string()
+    Compute::Cpu.name().to_string()
 }
 
 /// Write `net` with its header to `path` (through a temporary file, so a crash never leaves a
@@ -38,12 +40,12 @@ pub fn save(
     trained_on: &str,
     summary: &TrainSummary,
 ) -> Result<(), String> {
-    let tensors = model::tensors(net);
+    let tensors = network::tensors(net);
     let header = Header {
         config: config.clone(),
         trained_on: trained_on.to_string(),
         summary: summary.clone(),
-        trained_with: model::compute().name().to_string(),
+        trained_with: device::compute().name().to_string(),
         shapes: tensors.iter().map(|(s, _)| s.clone()).collect(),
     };
     let mut bytes = Vec::new();
@@ -101,8 +103,8 @@ pub fn load(path: &Path) -> Result<(Header, Net), String> {
         .net
         .check()
         .map_err(|e| bad(&format!("header: {e}")))?;
-    let device = model::plain_device();
-    let net = model::load_tensors(Net::new(&header.config.net, 0, &device), values, &device)
+    let device = device::plain_device();
+    let net = network::load_tensors(Net::new(&header.config.net, 0, &device), values, &device)
         .map_err(|e| bad(&e))?;
     Ok((header, net))
 }

@@ -2,10 +2,17 @@
 //! pairs; at test time the agent attempts the action set in descending score. DQN-O also keeps
 //! training on the attempts of the test tasks as it goes.
 //!
-//! * [`model`]: the network and every burn type (burn's pure-Rust `flex` CPU backend, or with
-//!   the `gpu` feature and [`use_compute`] a GPU through Vulkan);
-//! * [`data`]: down-sampled observations and balanced batches from the status table;
-//! * [`train`]: the training loop (deterministic, single-threaded kernels);
+//! Each file has one job, and each imports only the ones listed before it:
+//!
+//! * [`config`]: what determines a trained network besides its data (the network's shape, the
+//!   training configuration and its presets);
+//! * [`device`]: where the networks' arithmetic runs (burn's pure-Rust `flex` CPU backend, or
+//!   with the `gpu` feature and [`use_compute`] a GPU through Vulkan) and on how many threads;
+//! * [`data`]: down-sampled observations, the pools of examples and how they are sampled;
+//! * [`network`]: the network, and the getting and setting of its weights;
+//! * [`scoring`]: a network in inference mode, scoring a task's actions;
+//! * [`training`]: the optimiser, the training loop (deterministic, single-threaded kernels)
+//!   and the one rule of how a batch is drawn ([`training::draw_batch`]);
 //! * [`file`]: the model file format;
 //! * [`agent`]: the [`crate::Agent`] implementations.
 //!
@@ -15,191 +22,37 @@
 //! re-ranked a fixed subset at test time).
 
 pub mod agent;
+pub mod config;
 pub mod data;
+pub mod device;
 pub mod file;
-pub mod model;
-pub mod train;
+pub mod network;
+pub mod scoring;
+pub mod training;
 
 #[cfg(test)]
 mod tests;
 
 pub use agent::{Dqn, DqnContext, DqnEnsemble};
+pub use config::{NetConfig, Profile, ShapeError, TrainConfig};
 pub use data::{Example, Observations, Pools};
-pub use model::{compute, use_compute, Compute, NetConfig, ShapeError};
-pub use train::{NoProgress, TrainProgress, TrainSummary};
+pub use device::{compute, use_compute, Compute};
+pub use training::{NoProgress, TrainProgress, TrainSummary};
 
-use serde::{Deserialize, Serialize};
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
+/// The items of the former `model` module, at their old paths.
+pub mod model {
+    pub use super::config::{NetConfig, ShapeError};
+    pub use super::data::{Batch, CHANNELS};
+    pub use super::device::{compute, plain_device, train_device, use_compute, Compute};
+    pub use super::network::{load_tensors, tensors, Net};
+    pub use super::scoring::Scorer;
+    pub use super::training::{bce, Trainer};
 }
 
-fn is_zero_f64(x: &f64) -> bool {
-    *x == 0.0
-}
-
-/// A training configuration preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Profile {
-    /// Affordable on a 2-core CPU: 64×64 observations, a small ResNet with coordinate and ball
-    /// planes, 5,000 updates of grouped batches, ranking by the scene and its mirror image
-    /// (within templates: [`TrainConfig::within_template`]).
-    Cpu,
-    /// The paper's: 256×256 observations, ResNet-18 widths and depth, 100,000 updates.
-    Paper,
-}
-
-impl Profile {
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Cpu => "cpu",
-            Profile::Paper => "paper",
-        }
-    }
-}
-
-/// Everything that determines a trained network, besides its data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrainConfig {
-    pub profile: Profile,
-    pub net: NetConfig,
-    pub updates: usize,
-    pub batch: usize,
-    /// Peak Adam learning rate (cosine decay to 0 over `updates`).
-    pub lr: f64,
-    /// Decoupled weight decay (AdamW): each step shrinks every weight by `lr × weight_decay`
-    /// of itself besides Adam's step (0: plain Adam, both profiles').
-    #[serde(default, skip_serializing_if = "is_zero_f64")]
-    pub weight_decay: f64,
-    /// Half of each batch solving, half not (the paper's class balancing).
-    pub balanced: bool,
-    /// Actions drawn per scene in a batch (1: every example from anywhere, the paper's). More
-    /// makes each scene teach which of its actions work, and the observation encoder runs once
-    /// per scene, so an update costs less ([`data::sample_grouped`]).
-    #[serde(default = "model::one")]
-    pub actions_per_scene: usize,
-    /// Of each scene's non-solving actions in a grouped batch, how many are drawn from the
-    /// task's near misses ([`data::near_misses`]: the non-solving actions nearest its
-    /// solutions) instead of from all of them (0: none, the paper's uniform draws).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub near_misses: usize,
-    /// Show each scene of a batch mirrored left to right (scene and action together) with
-    /// probability 1/2 ([`data::Mirror`]): the physics is symmetric, so this doubles the
-    /// scenes the network learns from. Also applies to DQN-O's online batches.
-    #[serde(default)]
-    pub mirror: bool,
-    pub seed: u64,
-    /// DQN-O: updates after each test task, on batches half training data, half the test
-    /// attempts seen so far.
-    pub online_updates: usize,
-    /// DQN-O: constant learning rate of those updates.
-    pub online_lr: f64,
-    /// Score an action by the mean logit of the scene with it and of the mirrored scene with
-    /// the mirrored action (acts only on ranking, after training).
-    #[serde(default)]
-    pub mirror_ranking: bool,
-}
-
-impl TrainConfig {
-    /// Whether a model trained under `other` is the model this configuration trains: every
-    /// field but DQN-O's online ones and the ranking's (they act only after training).
-    pub fn trains_like(&self, other: &TrainConfig) -> bool {
-        let offline = |c: &TrainConfig| TrainConfig {
-            online_updates: 0,
-            online_lr: 0.0,
-            mirror_ranking: false,
-            ..c.clone()
-        };
-        offline(self) == offline(other)
-    }
-
-    /// The preset for the within-template setting, where the test tasks are new tasks of the
-    /// training templates and the ranking must place a ball more finely. The `cpu` profile
-    /// there (each choice measured on the within-template dev split of fold 0, docs/agents.md):
-    /// * ranks by one view: the training templates were seen only unmirrored, and the mirrored
-    ///   view lowered AUCCESS in 3 runs of 3 (by 0.2–0.9) where it raised it across templates
-    ///   in 8 of 8;
-    /// * trains 15,000 updates: +3.2 and +1.9 over 5,000 (two seeds), where 10,000 gave nothing
-    ///   across templates;
-    /// * gives the action MLP 6 Fourier frequencies and fuses two stages before the end (a
-    ///   16×16 ball plane): +1.0 and +1.3 more at 15,000 updates (two seeds).
-    pub fn within_template(mut self) -> TrainConfig {
-        if self.profile == Profile::Cpu {
-            self.mirror_ranking = false;
-            self.updates = 15_000;
-            self.net.action_fourier = 6;
-            self.net.fused_stages = 2;
-        }
-        self
-    }
-
-    /// The preset `profile` for actions of `action_dim` numbers (the cross-template choice;
-    /// see [`TrainConfig::within_template`]).
-    pub fn preset(profile: Profile, action_dim: usize, seed: u64) -> TrainConfig {
-        match profile {
-            Profile::Cpu => TrainConfig {
-                profile,
-                net: NetConfig {
-                    obs_size: 64,
-                    stem_kernel: 3,
-                    stem_pool: false,
-                    widths: vec![8, 16, 32, 64],
-                    blocks: 1,
-                    action_dim,
-                    action_hidden: 64,
-                    coord_planes: true,
-                    ball_plane: true,
-                    action_fourier: 0,
-                    fused_stages: 1,
-                },
-                updates: 5_000,
-                batch: 64,
-                lr: 1e-2,
-                weight_decay: 0.0,
-                balanced: true,
-                actions_per_scene: 8,
-                near_misses: 0,
-                mirror: false,
-                seed,
-                // Chosen on the B cross dev split of folds 0 and 1, seeds 0 and 1, with the
-                // protocol's attempts after a solve (docs/agents.md): 10 updates at 3e-3
-                // scored 63.5 there, 10 at 1e-3 63.1, 4 at 3e-3 61.6 (10 higher in 4 runs of
-                // 4), at 2.5 times the online cost.
-                online_updates: 10,
-                online_lr: 3e-3,
-                // Chosen on the dev split of B cross folds 0 and 1, four seeds each
-                // (docs/agents.md): +3.1 on average, higher in all 8 runs; training on mirrored
-                // scenes instead scored 1.3 lower. Cross-template only: `within_template`.
-                mirror_ranking: true,
-            },
-            Profile::Paper => TrainConfig {
-                profile,
-                net: NetConfig {
-                    obs_size: 256,
-                    stem_kernel: 7,
-                    stem_pool: true,
-                    widths: vec![64, 128, 256, 512],
-                    blocks: 2,
-                    action_dim,
-                    action_hidden: 256,
-                    coord_planes: false,
-                    ball_plane: false,
-                    action_fourier: 0,
-                    fused_stages: 1,
-                },
-                updates: 100_000,
-                batch: 64,
-                lr: 3e-4,
-                weight_decay: 0.0,
-                balanced: true,
-                actions_per_scene: 1,
-                near_misses: 0,
-                mirror: false,
-                seed,
-                online_updates: 10,
-                online_lr: 3e-5,
-                mirror_ranking: false,
-            },
-        }
-    }
+/// The items of the former `train` module, at their old paths.
+pub mod train {
+    pub use super::device::{on_plain_threads, single_threaded};
+    pub use super::training::{
+        cosine_lr, run_updates, task_pools, train, NoProgress, TrainProgress, TrainSummary,
+    };
 }

@@ -1,8 +1,11 @@
 //! Tests of the DQN on small synthetic data (seconds each in release).
 
+use super::agent::{Dqn, DqnContext};
+use super::config::{NetConfig, Profile, TrainConfig};
 use super::data::{near_misses, sample, sample_grouped, Example, Observations, Pools, TaskPools};
-use super::model::{Net, NetConfig, Scorer};
-use super::{Dqn, DqnContext, NoProgress, Profile, TrainConfig};
+use super::network::Net;
+use super::scoring::Scorer;
+use super::training::NoProgress;
 use crate::protocol::{Agent, Simulator, Status, StatusTable};
 use std::sync::Arc;
 
@@ -319,7 +322,7 @@ fn task_pools_grown_task_by_task_equal_the_pools_built_at_once() {
 fn the_ball_plane_draws_the_ball_where_it_is() {
     // One action: a ball of radius 2 + 30·0.5 = 17 px at (255·0.25, 255·0.75) on an 8×8 grid of
     // 32 px cells; row 0 is the bottom of the scene (as in observations).
-    let p = super::model::ball_planes(&[0.25, 0.75, 0.5], 3, 8, 8);
+    let p = super::network::ball_planes(&[0.25, 0.75, 0.5], 3, 8, 8);
     assert_eq!(p.len(), 64);
     let at = |row: usize, col: usize| p[row * 8 + col];
     // The ball's centre (63.75, 191.25) lies in cell (row 5, col 1), whose centre (48, 176) is
@@ -333,7 +336,7 @@ fn the_ball_plane_draws_the_ball_where_it_is() {
     assert_eq!(at(0, 7), 0.0, "far cells are empty");
     assert_eq!(at(5, 6), 0.0);
     // A second ball (the two-ball tier) is drawn on the same plane.
-    let two = super::model::ball_planes(&[0.25, 0.75, 0.5, 0.9, 0.1, 1.0], 6, 8, 8);
+    let two = super::network::ball_planes(&[0.25, 0.75, 0.5, 0.9, 0.1, 1.0], 6, 8, 8);
     assert!(two[5 * 8 + 1] > 0.8 && two[7] > 0.9, "both balls drawn");
 }
 
@@ -585,7 +588,7 @@ fn dqn_net(d: &Dqn) -> &Net {
 
 #[test]
 fn the_cosine_schedule_decays_to_zero() {
-    use super::train::cosine_lr;
+    use super::training::cosine_lr;
     assert_eq!(cosine_lr(1.0, 0, 100), 1.0);
     assert!((cosine_lr(1.0, 50, 100) - 0.5).abs() < 1e-12);
     assert!(cosine_lr(1.0, 99, 100) < 1e-3);
@@ -645,12 +648,12 @@ fn the_mirrored_action_draws_the_mirrored_ball_plane() {
     // ball plane of the mirrored action is the ball plane with its columns reversed.
     for a in [[0.25, 0.75, 0.5], [0.0, 0.1, 1.0], [0.97, 0.4, 0.05]] {
         let (h, w) = (8, 8);
-        let plain = super::model::ball_planes(&a.map(|v| v as f32), 3, h, w);
+        let plain = super::network::ball_planes(&a.map(|v| v as f32), 3, h, w);
         let m: Vec<f32> = super::data::mirror_action(&a)
             .iter()
             .map(|&v| v as f32)
             .collect();
-        let mirrored = super::model::ball_planes(&m, 3, h, w);
+        let mirrored = super::network::ball_planes(&m, 3, h, w);
         for row in 0..h {
             for col in 0..w {
                 let (p, q) = (plain[row * w + col], mirrored[row * w + w - 1 - col]);
@@ -680,7 +683,7 @@ fn mirrored_batches_flip_half_the_scenes_with_their_actions() {
         let plain = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, None);
         let b = super::data::batch_of_grouped(&examples, 8, &ctx.obs, &ctx.actions, Some(mirror));
         assert_eq!(b.labels, plain.labels, "labels do not change");
-        let plane = SIZE * SIZE * super::model::CHANNELS;
+        let plane = SIZE * SIZE * super::data::CHANNELS;
         for (g, group) in examples.chunks(8).enumerate() {
             groups += 1;
             let task = group[0].0.task;
@@ -797,7 +800,7 @@ fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
     let (b, _) = member(2, false);
     let (sa, sb) = (a.scores(4), b.scores(4));
     assert_ne!(sa, sb, "two seeds, one network");
-    let ensemble = super::DqnEnsemble::new(vec![a, b]);
+    let ensemble = super::agent::DqnEnsemble::new(vec![a, b]);
     let mean: Vec<f32> = sa.iter().zip(&sb).map(|(x, y)| (x + y) / 2.0).collect();
     assert_eq!(ensemble.scores(4), mean);
     // Its order is the mean's: the first proposal has the highest mean logit.
@@ -807,10 +810,11 @@ fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
     assert!(mean.iter().all(|&m| m <= mean[first]));
     // An ensemble of one ranks like its member.
     let (c, _) = member(1, false);
-    assert_eq!(super::DqnEnsemble::new(vec![c]).scores(4), sa);
+    assert_eq!(super::agent::DqnEnsemble::new(vec![c]).scores(4), sa);
     // DQN-O: each member learns from the attempts, as it would alone.
     let run = |seeds: &[u64]| {
-        let mut e = super::DqnEnsemble::new(seeds.iter().map(|&s| member(s, true).0).collect());
+        let mut e =
+            super::agent::DqnEnsemble::new(seeds.iter().map(|&s| member(s, true).0).collect());
         let solved = crate::protocol::evaluate(&mut e, &table, &[3, 4]);
         (e.scores(5), solved)
     };
@@ -824,7 +828,7 @@ fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
     let (before, _) = {
         let (a, _) = member(1, true);
         let (b, _) = member(2, true);
-        (super::DqnEnsemble::new(vec![a, b]).scores(5), ())
+        (super::agent::DqnEnsemble::new(vec![a, b]).scores(5), ())
     };
     let (after2, solved2) = run(&[1, 2]);
     assert_ne!(before, after2, "the online members learned nothing");
@@ -833,7 +837,7 @@ fn an_ensemble_ranks_by_its_members_mean_and_each_member_learns_online() {
 
 #[test]
 fn the_action_features_are_the_numbers_and_their_fourier_pairs() {
-    use super::model::action_features;
+    use super::network::action_features;
     let a = [0.25f32, 1.0];
     assert_eq!(action_features(&a, 0), a.to_vec(), "off: the raw numbers");
     let f = action_features(&a, 2);
@@ -904,9 +908,9 @@ fn fourier_features_and_an_earlier_fusion_learn_and_round_trip_through_a_file() 
 /// the CPU is always there (and a second, different choice in one process is refused).
 #[test]
 fn the_backend_choice_is_checked() {
-    use super::{use_compute, Compute};
+    use super::device::{use_compute, Compute};
     assert_eq!(use_compute(Compute::Cpu), Ok(()));
-    assert_eq!(super::model::compute(), Compute::Cpu);
+    assert_eq!(super::device::compute(), Compute::Cpu);
     let gpu = use_compute(Compute::Gpu);
     if cfg!(feature = "gpu") {
         // Refused as a second choice, or earlier for want of a GPU.
@@ -914,7 +918,7 @@ fn the_backend_choice_is_checked() {
     } else {
         assert!(gpu.unwrap_err().contains("--features gpu"));
     }
-    assert_eq!(super::model::compute(), Compute::Cpu);
+    assert_eq!(super::device::compute(), Compute::Cpu);
 }
 
 /// Observations of another size than the network's are refused with a message, before burn
@@ -931,7 +935,7 @@ fn observations_of_another_size_are_refused() {
 
 #[test]
 fn a_shape_that_cannot_be_built_is_refused_with_its_field() {
-    use super::ShapeError;
+    use super::config::ShapeError;
     let ok = tiny_config(0, 1).net;
     assert_eq!(ok.check(), Ok(()));
     let paper = TrainConfig::preset(Profile::Paper, 3, 0).net;
@@ -1061,7 +1065,8 @@ fn ranking_tasks_ahead_on_several_threads_proposes_what_one_thread_does() {
     );
     // An ensemble ranked ahead proposes as one ranked at each turn.
     let ensemble = |threads: usize| {
-        let mut e = super::DqnEnsemble::new(vec![member(1, false, 1).0, member(2, false, 1).0]);
+        let mut e =
+            super::agent::DqnEnsemble::new(vec![member(1, false, 1).0, member(2, false, 1).0]);
         e.rank_on(threads);
         proposals_of(&mut e, &table, &tasks, &tasks)
     };

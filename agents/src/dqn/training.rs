@@ -1,0 +1,350 @@
+//! Training: the optimiser ([`Trainer`]: binary cross-entropy, Adam or AdamW), the training
+//! loop (balanced batches, a cosine learning-rate schedule) and the one rule of how a batch is
+//! drawn ([`draw_batch`]), for training and DQN-O's online updates alike. Kernels run on one
+//! thread ([`single_threaded`](super::device::single_threaded)) so that the weights do not
+//! depend on the thread count.
+
+use super::config::{NetConfig, TrainConfig};
+use super::data::{
+    batch_of, batch_of_grouped, sample, sample_grouped, Batch, Mirror, Observations, Pools,
+    TaskPools, CHANNELS,
+};
+use super::device::train_device;
+use super::network::Net;
+use super::scoring::Scorer;
+use burn::module::Module;
+use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::softplus;
+use burn::tensor::{Device, Tensor, TensorData};
+
+/// Told how training goes (a progress bar).
+pub trait TrainProgress: Send + Sync {
+    /// `updates` more updates are planned.
+    fn planned(&self, updates: u64);
+    /// One update is done; `loss` is its batch's loss.
+    fn update(&self, loss: f32);
+}
+
+/// A progress sink that shows nothing.
+pub struct NoProgress;
+
+impl TrainProgress for NoProgress {
+    fn planned(&self, _: u64) {}
+    fn update(&self, _: f32) {}
+}
+
+/// Cosine decay from `base` to 0 over `total` updates (update `i` counted from 0).
+pub fn cosine_lr(base: f64, i: usize, total: usize) -> f64 {
+    if total == 0 {
+        return base;
+    }
+    0.5 * base * (1.0 + (std::f64::consts::PI * i as f64 / total as f64).cos())
+}
+
+/// Statistics of a finished training run.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TrainSummary {
+    pub updates: usize,
+    pub solved_examples: usize,
+    pub not_solved_examples: usize,
+    /// Mean loss of the last 10 % of updates.
+    pub final_loss: f64,
+}
+
+/// Train a fresh network on `pools` (indices into `obs` and `actions`) per `cfg`.
+pub fn train(
+    cfg: &TrainConfig,
+    net: &NetConfig,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+    pools: &Pools,
+    progress: &dyn TrainProgress,
+) -> (Trainer, TrainSummary) {
+    let mut trainer = Trainer::new(net, cfg.seed, cfg.weight_decay);
+    let losses = run_updates(
+        &mut trainer,
+        cfg,
+        obs,
+        actions,
+        pools,
+        0,
+        cfg.updates,
+        progress,
+        |i| cosine_lr(cfg.lr, i, cfg.updates),
+    );
+    let tail = (losses.len() / 10).max(1).min(losses.len());
+    let final_loss = if losses.is_empty() {
+        f64::NAN
+    } else {
+        losses[losses.len() - tail..]
+            .iter()
+            .map(|&l| f64::from(l))
+            .sum::<f64>()
+            / tail as f64
+    };
+    (
+        trainer,
+        TrainSummary {
+            updates: cfg.updates,
+            solved_examples: pools.solved.len(),
+            not_solved_examples: pools.not_solved.len(),
+            final_loss,
+        },
+    )
+}
+
+/// `pools` by task for grouped batches, with each task's near misses among `actions` when `cfg`
+/// draws some of its negatives there.
+pub fn task_pools(cfg: &TrainConfig, pools: &Pools, actions: &[Vec<f64>]) -> TaskPools {
+    let by_task = TaskPools::new(pools);
+    if cfg.near_misses > 0 {
+        by_task.with_near_misses(actions)
+    } else {
+        by_task
+    }
+}
+
+/// RNG seed offset of DQN-O's online batches (distinct from the training batches').
+const ONLINE_SEED: u64 = 0x4f4e_4c49_4e45; // "ONLINE"
+
+/// Examples to draw batches from: the pools, and the same pools by task ([`task_pools`]), which
+/// batches drawn in groups of one scene ([`grouped`]) need.
+#[derive(Clone, Copy)]
+pub struct Examples<'a> {
+    pub pools: &'a Pools,
+    pub by_task: Option<&'a TaskPools>,
+}
+
+/// What a batch is drawn for.
+#[derive(Clone, Copy)]
+pub enum Draw<'a> {
+    /// Training: the whole batch from the training examples.
+    Training(Examples<'a>),
+    /// DQN-O's update after a test task: half the batch from the training examples, half from
+    /// the test attempts seen so far.
+    Online {
+        training: Examples<'a>,
+        attempts: Examples<'a>,
+    },
+}
+
+/// Whether `cfg`'s batches are drawn in groups of several actions of one scene
+/// ([`sample_grouped`], from the pools by task) rather than example by example ([`sample`]).
+pub fn grouped(cfg: &TrainConfig) -> bool {
+    cfg.actions_per_scene > 1
+}
+
+/// The batch of update `update` (the examples are keyed by it): the one rule of how a batch is
+/// drawn, for training and for DQN-O's online updates alike. Grouped ([`grouped`]) or not; with
+/// `cfg.mirror`, the scenes its coin flips are shown mirrored ([`Mirror`]).
+///
+/// * Training: `cfg.batch` examples, balanced per `cfg.balanced`, `cfg.near_misses` of each
+///   group's non-solving actions from its task's near misses, on `cfg.seed`.
+/// * Online: on the seed `cfg.seed ^ ONLINE_SEED`, half the batch from the training examples
+///   (balanced), half from the test attempts (grouped: balanced, which draws a test task only
+///   where it was solved, else its failures; ungrouped: as they came, mostly failures).
+///
+/// Grouped batches need the examples by task (`by_task`): [`task_pools`].
+pub fn draw_batch(
+    cfg: &TrainConfig,
+    draw: Draw<'_>,
+    update: u64,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+) -> Batch {
+    let aps = cfg.actions_per_scene;
+    match draw {
+        Draw::Training(examples) => {
+            let mirror = cfg.mirror.then_some(Mirror {
+                seed: cfg.seed,
+                update,
+            });
+            if grouped(cfg) {
+                let examples = sample_grouped(
+                    by_task(examples),
+                    cfg.batch,
+                    aps,
+                    cfg.balanced,
+                    cfg.near_misses,
+                    cfg.seed,
+                    update,
+                );
+                batch_of_grouped(&examples, aps, obs, actions, mirror)
+            } else {
+                batch_of(
+                    &sample(examples.pools, cfg.batch, cfg.balanced, cfg.seed, update),
+                    obs,
+                    actions,
+                    mirror,
+                )
+            }
+        }
+        Draw::Online { training, attempts } => {
+            let seed = cfg.seed ^ ONLINE_SEED;
+            let half = cfg.batch / 2;
+            let mirror = cfg.mirror.then_some(Mirror { seed, update });
+            if grouped(cfg) {
+                // Half the batch from the training data, half from the test attempts seen so
+                // far, both in groups of one scene: balanced where a test task was solved, else
+                // its failures.
+                let near = cfg.near_misses;
+                let mut examples =
+                    sample_grouped(by_task(training), half, aps, true, near, seed, update);
+                examples.extend(sample_grouped(
+                    by_task(attempts),
+                    cfg.batch - half,
+                    aps,
+                    true,
+                    near,
+                    seed ^ 1,
+                    update,
+                ));
+                batch_of_grouped(&examples, aps, obs, actions, mirror)
+            } else {
+                // Half the batch from the training data (balanced), half from the test
+                // attempts seen so far (as they came: mostly failures).
+                let mut examples = sample(training.pools, half, true, seed, update);
+                examples.extend(sample(
+                    attempts.pools,
+                    cfg.batch - half,
+                    false,
+                    seed ^ 1,
+                    update,
+                ));
+                batch_of(&examples, obs, actions, mirror)
+            }
+        }
+    }
+}
+
+/// The examples by task, which grouped batches draw from.
+fn by_task(examples: Examples<'_>) -> &TaskPools {
+    examples
+        .by_task
+        .expect("grouped batches draw from the examples by task")
+}
+
+/// Updates `first..first + count` (their batches are keyed by these numbers) on `pools`; returns
+/// their losses. With no example at all there is nothing to learn and nothing is done.
+#[allow(clippy::too_many_arguments)]
+pub fn run_updates(
+    trainer: &mut Trainer,
+    cfg: &TrainConfig,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+    pools: &Pools,
+    first: u64,
+    count: usize,
+    progress: &dyn TrainProgress,
+    lr: impl Fn(usize) -> f64,
+) -> Vec<f32> {
+    if pools.is_empty() {
+        return Vec::new();
+    }
+    let mut losses = Vec::with_capacity(count);
+    let by_task = grouped(cfg).then(|| task_pools(cfg, pools, actions));
+    let draw = Draw::Training(Examples {
+        pools,
+        by_task: by_task.as_ref(),
+    });
+    for i in 0..count {
+        let batch = draw_batch(cfg, draw, first + i as u64, obs, actions);
+        let loss = trainer.step(&batch, lr(i));
+        progress.update(loss);
+        losses.push(loss);
+    }
+    losses
+}
+
+/// A network being trained, with its optimizer (Adam, or AdamW with weight decay).
+pub struct Trainer {
+    /// `None` only inside [`Trainer::step`] (the optimizer takes the module by value).
+    net: Option<Net>,
+    optim: ModuleOptimizer,
+    device: Device,
+    cfg: NetConfig,
+}
+
+/// Adam, or with a decoupled `weight_decay` AdamW (the same moments and epsilon).
+fn optimizer(weight_decay: f64) -> ModuleOptimizer {
+    if weight_decay == 0.0 {
+        AdamConfig::new().with_epsilon(1e-8).init()
+    } else {
+        AdamWConfig::new()
+            .with_epsilon(1e-8)
+            .with_weight_decay(weight_decay as f32)
+            .init()
+    }
+}
+
+impl Trainer {
+    pub fn new(cfg: &NetConfig, seed: u64, weight_decay: f64) -> Trainer {
+        let device = train_device();
+        Trainer {
+            net: Some(Net::new(cfg, seed, &device)),
+            optim: optimizer(weight_decay),
+            device,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// Wrap a network (e.g. loaded from a file) for more training; the optimizer starts fresh.
+    pub fn from_net(cfg: &NetConfig, net: Net, weight_decay: f64) -> Trainer {
+        let device = train_device();
+        Trainer {
+            // A network read from a file lives on the plain device, where its parameters cannot
+            // track gradients: moved to the training device, they must be told to.
+            net: Some(net.fork(&device).set_require_grad(true).train()),
+            optim: optimizer(weight_decay),
+            device,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// One Adam step on `batch` at learning rate `lr`; returns the batch's loss before the step.
+    pub fn step(&mut self, batch: &Batch, lr: f64) -> f32 {
+        let n = batch.labels.len();
+        let s = self.cfg.obs_size;
+        let scenes = n / batch.per_scene.max(1);
+        let obs = Tensor::<4>::from_data(
+            TensorData::new(batch.obs.clone(), [scenes, CHANNELS, s, s]),
+            &self.device,
+        );
+        let labels =
+            Tensor::<1>::from_data(TensorData::new(batch.labels.clone(), [n]), &self.device);
+        let net = self.net.take().expect("the trainer holds its network");
+        let loss = bce(
+            net.forward(obs, &batch.actions, batch.per_scene.max(1)),
+            labels,
+        );
+        let value = scalar(loss.clone());
+        let grads = GradientsParams::from_grads(loss.backward(), &net);
+        self.net = Some(self.optim.step(lr, net, grads));
+        value
+    }
+
+    /// The network being trained.
+    pub fn net(&self) -> &Net {
+        self.net.as_ref().expect("the trainer holds its network")
+    }
+
+    /// The network for inference (batch norm on its running statistics, no gradients).
+    pub fn scorer(&self) -> Scorer {
+        Scorer::new(self.net().clone(), &self.cfg)
+    }
+}
+
+fn scalar(t: Tensor<1>) -> f32 {
+    t.into_data()
+        .convert::<f32>()
+        .try_to_vec::<f32>()
+        .ok()
+        .and_then(|v| v.first().copied())
+        .unwrap_or(f32::NAN)
+}
+
+/// Binary cross-entropy of `logits` against 0/1 `labels`, averaged (log-sum-exp form, stable
+/// for any logit): softplus(z) − y·z.
+pub fn bce(logits: Tensor<1>, labels: Tensor<1>) -> Tensor<1> {
+    (softplus(logits.clone(), 1.0) - logits * labels).mean()
+}
