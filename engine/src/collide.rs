@@ -42,12 +42,11 @@ pub fn collide_circles(a: &Circle, xf_a: &Transform, b: &Circle, xf_b: &Transfor
     m.kind = ManifoldKind::Circles;
     m.local_point = a.center;
     m.local_normal = Vec2::ZERO;
-    m.points[0] = ManifoldPoint {
+    m.points.push(ManifoldPoint {
         local_point: b.center,
         id: FeatureId(0),
         ..ManifoldPoint::default()
-    };
-    m.count = 1;
+    });
     m
 }
 
@@ -112,12 +111,11 @@ pub fn collide_polygon_circle(
     m.kind = ManifoldKind::FaceA;
     m.local_normal = normal;
     m.local_point = point;
-    m.points[0] = ManifoldPoint {
+    m.points.push(ManifoldPoint {
         local_point: b.center,
         id: FeatureId(0),
         ..ManifoldPoint::default()
-    };
-    m.count = 1;
+    });
     m
 }
 
@@ -193,16 +191,15 @@ fn collide_placed_polygons(
         return m;
     };
 
-    let mut count = 0usize;
     for cv in &clip2 {
         let s = normal.dot(cv.v) - front;
         if s <= total {
-            m.points[count] = ManifoldPoint {
+            // At most the two clipped points: within the capacity.
+            m.points.push(ManifoldPoint {
                 local_point: ixf.apply_inv(cv.v),
                 id: if flip { cv.id.swapped() } else { cv.id },
                 ..ManifoldPoint::default()
-            };
-            count += 1;
+            });
         }
     }
     m.kind = if flip {
@@ -212,7 +209,6 @@ fn collide_placed_polygons(
     };
     m.local_normal = rp.normals()[rface];
     m.local_point = midpoint(rp.vertices()[i1], rp.vertices()[i2]);
-    m.count = count as u8;
     m
 }
 
@@ -240,7 +236,7 @@ pub(crate) fn collide_shapes_placed(
         (Shape::Circle(ca), Shape::Polygon(pb)) => {
             let mut m = collide_polygon_circle(pb, xf_b, ca, xf_a);
             // The polygon (reference) is B, the circle's point lies in A's frame.
-            if m.count > 0 {
+            if !m.points.is_empty() {
                 m.kind = ManifoldKind::FaceB;
                 for p in m.points.iter_mut() {
                     p.id = p.id.swapped();
@@ -281,6 +277,7 @@ fn midpoint(a: Vec2, b: Vec2) -> Vec2 {
 }
 
 /// A polygon's vertices and normals in world space.
+// Fixed arrays and a count, as `Polygon` (see there: the ArrayVec form measured slower).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WorldPolygon {
     pub count: usize,
@@ -532,14 +529,14 @@ mod tests {
         xb: &Transform,
     ) -> WorldManifold {
         let wm = world(m, a, xa, b, xb);
-        if m.count > 0 {
+        if !m.points.is_empty() {
             assert!(
                 close(wm.normal.length(), 1.0, 1e-8),
                 "normal {:?}",
                 wm.normal
             );
         }
-        for i in 0..m.count as usize {
+        for i in 0..m.points.len() {
             let (n, _, s) = position_point(m, i, xa, a.radius(), xb, b.radius());
             assert!(
                 vclose(n, wm.normal.x.to_f64(), wm.normal.y.to_f64(), 1e-8),
@@ -564,12 +561,12 @@ mod tests {
         // Exactly touching: one point, zero separation.
         let (xa, xb) = (xf(1.0, 2.0, 0.0), xf(1.8, 2.0, 0.0));
         let m = collide_shapes(&a, &xa, &b, &xb);
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::Circles));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::Circles));
         let wm = consistent(&m, &a, &xa, &b, &xb);
         assert!(close(wm.separations[0], 0.0, TOL));
         // Separated by a hair: nothing.
         let m = collide_shapes(&a, &xa, &b, &xf(1.8001, 2.0, 0.0));
-        assert_eq!(m.count, 0);
+        assert_eq!(m.points.len(), 0);
         // Overlapping along a diagonal, centres offset inside rotated bodies.
         let ca = Shape::Circle(Circle {
             center: v(0.2, 0.0),
@@ -578,14 +575,14 @@ mod tests {
         let xa = xf(0.0, 0.0, std::f64::consts::FRAC_PI_2); // centre at (0, 0.2)
         let xb = xf(0.3, 0.6, 0.0); // centre at (0.3, 0.6): distance 0.5
         let m = collide_shapes(&ca, &xa, &b, &xb);
-        assert_eq!(m.count, 1);
+        assert_eq!(m.points.len(), 1);
         let wm = consistent(&m, &ca, &xa, &b, &xb);
         assert!(close(wm.separations[0], 0.5 - 0.8, TOL));
         assert!(vclose(wm.normal, 0.6, 0.8, TOL));
         assert!(vclose(wm.points[0], 0.21, 0.48, TOL), "{:?}", wm.points[0]);
         // Coincident centres: a fixed fallback normal, full overlap, no panic.
         let m = collide_shapes(&a, &xa, &b, &xa);
-        assert_eq!(m.count, 1);
+        assert_eq!(m.points.len(), 1);
         let wm = consistent(&m, &a, &xa, &b, &xa);
         assert!(vclose(wm.normal, 1.0, 0.0, 0.0));
         assert!(close(wm.separations[0], -0.8, TOL));
@@ -611,7 +608,11 @@ mod tests {
             let (s, c) = f64::sin_cos(angle);
             // Ground as A: reference face on A, normal = ground's up.
             let m = collide_shapes(&g, &xg, &b, &xb);
-            assert_eq!((m.count, m.kind), (2, ManifoldKind::FaceA), "angle {angle}");
+            assert_eq!(
+                (m.points.len(), m.kind),
+                (2, ManifoldKind::FaceA),
+                "angle {angle}"
+            );
             let wm = consistent(&m, &g, &xg, &b, &xb);
             assert!(vclose(wm.normal, -s, c, TOL));
             for i in 0..2 {
@@ -624,7 +625,7 @@ mod tests {
             assert_ne!(m.points[0].id, m.points[1].id);
             // Box as A: both faces tie, so A (the box) is the reference; normal points down.
             let m = collide_shapes(&b, &xb, &g, &xg);
-            assert_eq!((m.count, m.kind), (2, ManifoldKind::FaceA));
+            assert_eq!((m.points.len(), m.kind), (2, ManifoldKind::FaceA));
             let wm = consistent(&m, &b, &xb, &g, &xg);
             assert!(vclose(wm.normal, s, -c, TOL));
             for i in 0..2 {
@@ -637,9 +638,9 @@ mod tests {
         }
         // Exactly at the skin distance still touches; a little farther does not.
         let (g, xg, b, xb) = resting(0.0, 0.3, 2.0 * SKIN - 1e-7);
-        assert_eq!(collide_shapes(&g, &xg, &b, &xb).count, 2);
+        assert_eq!(collide_shapes(&g, &xg, &b, &xb).points.len(), 2);
         let (g, xg, b, xb) = resting(0.0, 0.3, 2.0 * SKIN + 1e-4);
-        assert_eq!(collide_shapes(&g, &xg, &b, &xb).count, 0);
+        assert_eq!(collide_shapes(&g, &xg, &b, &xb).points.len(), 0);
     }
 
     #[test]
@@ -649,7 +650,7 @@ mod tests {
         // (ground edge + total radius).
         let (g, xg, b, xb) = resting(0.0, 4.8, -0.002);
         let m = collide_shapes(&g, &xg, &b, &xb);
-        assert_eq!(m.count, 2);
+        assert_eq!(m.points.len(), 2);
         let wm = consistent(&m, &g, &xg, &b, &xb);
         let mut xs = [wm.points[0].x.to_f64(), wm.points[1].x.to_f64()];
         xs.sort_by(f64::total_cmp);
@@ -672,7 +673,7 @@ mod tests {
         let g = bx(5.0, 0.5);
         let xg = xf(0.0, 0.0, 0.0);
         let m = collide_shapes(&a, &xa, &g, &xg);
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::FaceB));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::FaceB));
         let wm = consistent(&m, &a, &xa, &g, &xg);
         assert!(vclose(wm.normal, 0.0, -1.0, TOL), "{:?}", wm.normal);
         assert!(
@@ -688,7 +689,7 @@ mod tests {
         assert_eq!((id[2], id[3]), (FEATURE_VERTEX, FEATURE_FACE));
         // Same pair in the other order: reference face on A now, normal up.
         let m = collide_shapes(&g, &xg, &a, &xa);
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::FaceA));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::FaceA));
         let wm = consistent(&m, &g, &xg, &a, &xa);
         assert!(vclose(wm.normal, 0.0, 1.0, TOL));
         assert!(close(wm.separations[0], -0.005 - 2.0 * SKIN, TOL));
@@ -701,7 +702,7 @@ mod tests {
         let ids = |shift: f64, angle: f64| {
             let (g, xg, b, xb) = resting(angle, shift, -0.003);
             let m = collide_shapes(&g, &xg, &b, &xb);
-            assert_eq!(m.count, 2);
+            assert_eq!(m.points.len(), 2);
             let mut v: Vec<u32> = m.points().iter().map(|p| p.id.0).collect();
             v.sort_unstable();
             v
@@ -732,29 +733,39 @@ mod tests {
         let c = ball(r);
         // Face region.
         let m = collide_shapes(&p, &xp, &c, &xf(0.3, 1.4, 0.0));
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::FaceA));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::FaceA));
         let wm = consistent(&m, &p, &xp, &c, &xf(0.3, 1.4, 0.0));
         assert!(vclose(wm.normal, 0.0, 1.0, TOL));
         assert!(close(wm.separations[0], 0.4 - total, TOL));
         // Face region, within the skin; and just beyond it.
         let m = collide_shapes(&p, &xp, &c, &xf(0.0, 1.505, 0.0));
-        assert_eq!(m.count, 1);
+        assert_eq!(m.points.len(), 1);
         assert!(close(
             consistent(&m, &p, &xp, &c, &xf(0.0, 1.505, 0.0)).separations[0],
             -0.005,
             TOL
         ));
-        assert_eq!(collide_shapes(&p, &xp, &c, &xf(0.0, 1.5101, 0.0)).count, 0);
+        assert_eq!(
+            collide_shapes(&p, &xp, &c, &xf(0.0, 1.5101, 0.0))
+                .points
+                .len(),
+            0
+        );
         // Vertex region: centre 0.5 from the corner (1, 1) along (0.6, 0.8).
         let xc = xf(1.3, 1.4, 0.0);
         let m = collide_shapes(&p, &xp, &c, &xc);
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::FaceA));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::FaceA));
         let wm = consistent(&m, &p, &xp, &c, &xc);
         assert!(vclose(wm.normal, 0.6, 0.8, TOL), "{:?}", wm.normal);
         assert!(close(wm.separations[0], 0.5 - total, TOL));
         assert!(vclose(m.local_point, 1.0, 1.0, TOL));
         // Vertex region out of reach (face separations are all within reach).
-        assert_eq!(collide_shapes(&p, &xp, &c, &xf(1.4, 1.45, 0.0)).count, 0);
+        assert_eq!(
+            collide_shapes(&p, &xp, &c, &xf(1.4, 1.45, 0.0))
+                .points
+                .len(),
+            0
+        );
         // Centre inside: pushed out through the nearest face (top, 0.1 away).
         let xc = xf(0.2, 0.9, 0.0);
         let m = collide_shapes(&p, &xp, &c, &xc);
@@ -764,7 +775,7 @@ mod tests {
         // Coincident centres: no panic, some face normal, depth = half-width + radii.
         let m = collide_shapes(&p, &xp, &c, &xp);
         let wm = consistent(&m, &p, &xp, &c, &xp);
-        assert_eq!(m.count, 1);
+        assert_eq!(m.points.len(), 1);
         assert!(close(wm.separations[0], -1.0 - total, TOL));
     }
 
@@ -791,7 +802,7 @@ mod tests {
             let xc = xf(w.0 - off.0, w.1 - off.1, -1.1);
             let m = collide_shapes(&p, &xp, &c, &xc);
             let d = f64geom::signed_distance(&p, &xp, &c, &xc);
-            assert_eq!(m.count, 1, "at ({lx}, {ly}) distance {d}");
+            assert_eq!(m.points.len(), 1, "at ({lx}, {ly}) distance {d}");
             let wm = consistent(&m, &p, &xp, &c, &xc);
             assert!(
                 close(wm.separations[0], d, TOL),
@@ -809,7 +820,7 @@ mod tests {
         // Circle (A) above the box (B): the normal points down, from A to B.
         let xc = xf(0.3, 1.4, 0.0);
         let m = collide_shapes(&c, &xc, &p, &xp);
-        assert_eq!((m.count, m.kind), (1, ManifoldKind::FaceB));
+        assert_eq!((m.points.len(), m.kind), (1, ManifoldKind::FaceB));
         let wm = consistent(&m, &c, &xc, &p, &xp);
         assert!(vclose(wm.normal, 0.0, -1.0, TOL), "{:?}", wm.normal);
         assert!(close(wm.separations[0], 0.4 - 0.5 - SKIN, TOL));
@@ -880,14 +891,14 @@ mod tests {
                     let (cb, _) = f64geom::core(&b, &xb);
                     let sat = f64geom::sat(&ca, &cb);
                     if sat > ra + rb + TOL {
-                        prop_assert_eq!(m.count, 0);
+                        prop_assert_eq!(m.points.len(), 0);
                     }
                     if sat < ra + rb - TOL {
-                        prop_assert!(m.count >= 1, "sat {} but no points", sat);
+                        prop_assert!(!m.points.is_empty(), "sat {} but no points", sat);
                     }
                     // Every point lies between the best axis' depth (with the reference-face
                     // tolerance) and zero.
-                    for i in 0..m.count as usize {
+                    for i in 0..m.points.len() {
                         let s = wm.separations[i].to_f64();
                         prop_assert!(s <= TOL, "separation {} > 0", s);
                         prop_assert!(s >= sat - ra - rb - 0.1 * 0.005 - TOL, "separation {} below {}", s, sat - ra - rb);
@@ -896,18 +907,18 @@ mod tests {
                 _ => {
                     // Circle pairs: exact.
                     if d > TOL {
-                        prop_assert_eq!(m.count, 0);
+                        prop_assert_eq!(m.points.len(), 0);
                     }
                     if d < -TOL {
-                        prop_assert_eq!(m.count, 1);
+                        prop_assert_eq!(m.points.len(), 1);
                     }
-                    if m.count == 1 {
+                    if m.points.len() == 1 {
                         prop_assert!((wm.separations[0].to_f64() - d).abs() <= TOL, "{} vs {}", wm.separations[0], d);
                     }
                     // The reverse order gives the same contact with the normal reversed.
                     let m2 = collide_shapes(&b, &xb, &a, &xa);
-                    prop_assert_eq!(m2.count, m.count);
-                    if m.count == 1 {
+                    prop_assert_eq!(m2.points.len(), m.points.len());
+                    if m.points.len() == 1 {
                         let wm2 = consistent(&m2, &b, &xb, &a, &xa);
                         prop_assert!((wm2.separations[0].to_f64() - d).abs() <= TOL);
                         // (Two circles with coincident centres both use the fallback normal.)

@@ -56,7 +56,7 @@ impl Contact {
     /// At least one manifold point: the bodies touch (possibly within the polygon skins).
     #[inline]
     pub fn is_touching(&self) -> bool {
-        self.manifold.count > 0
+        !self.manifold.points.is_empty()
     }
 }
 
@@ -117,7 +117,6 @@ pub(crate) fn mix_materials(a: &Body, b: &Body) -> (Fixed, Fixed) {
 pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
     let a = &bodies[c.body_a as usize];
     let b = &bodies[c.body_b as usize];
-    let old = c.manifold;
     let mut m = collide_shapes_placed(
         &a.parts[c.part_a as usize],
         &a.xf,
@@ -126,16 +125,16 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
         &b.xf,
         b.placed_polygon(c.part_b as usize),
     );
-    for i in 0..m.count as usize {
-        let id = m.points[i].id;
-        m.points[i].normal_impulse = Fixed::ZERO;
-        m.points[i].tangent_impulse = Fixed::ZERO;
-        if let Some(o) = old.points().iter().find(|o| o.id == id) {
-            m.points[i].normal_impulse = o.normal_impulse;
-            m.points[i].tangent_impulse = o.tangent_impulse;
+    let old = &c.manifold;
+    for p in m.points.iter_mut() {
+        p.normal_impulse = Fixed::ZERO;
+        p.tangent_impulse = Fixed::ZERO;
+        if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
+            p.normal_impulse = o.normal_impulse;
+            p.tangent_impulse = o.tangent_impulse;
         }
     }
-    let changed = (old.count > 0) != (m.count > 0);
+    let changed = old.points.is_empty() != m.points.is_empty();
     c.manifold = m;
     changed
 }

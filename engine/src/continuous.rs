@@ -98,9 +98,9 @@ pub(crate) fn continuous_collision(
             let toi_touching = {
                 let s = &bodies[si];
                 let placed = s.placed_polygon(pi);
-                collide_shapes_placed(&b.parts[k_toi], &at_toi, None, &s.parts[pi], &s.xf, placed)
-                    .count
-                    > 0
+                !collide_shapes_placed(&b.parts[k_toi], &at_toi, None, &s.parts[pi], &s.xf, placed)
+                    .points
+                    .is_empty()
             };
             if !toi_touching {
                 // Not really touching (Box2D disables the contact for the rest of the step).
@@ -118,7 +118,7 @@ pub(crate) fn continuous_collision(
                     let placed = s.placed_polygon(pi);
                     let shape = &s.parts[pi];
                     let m = collide_shapes_placed(part, &at_toi, None, shape, &s.xf, placed);
-                    if m.count > 0 {
+                    if !m.points.is_empty() {
                         let (friction, restitution) = mix_materials(b, s);
                         hits.push(ToiContact {
                             manifold: m,

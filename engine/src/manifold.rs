@@ -12,6 +12,8 @@
 //!
 //! In world space the normal always points from A to B.
 
+use arrayvec::ArrayVec;
+
 use crate::fixed::Fixed;
 use crate::math::{Transform, Vec2};
 
@@ -58,20 +60,19 @@ pub struct ManifoldPoint {
     pub id: FeatureId,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Manifold {
     pub kind: ManifoldKind,
     pub local_normal: Vec2,
     pub local_point: Vec2,
-    pub points: [ManifoldPoint; 2],
-    /// Number of valid entries of `points` (0, 1 or 2); 0 means not touching.
-    pub count: u8,
+    /// 0, 1 or 2 points; none means not touching.
+    pub points: ArrayVec<ManifoldPoint, 2>,
 }
 
 impl Manifold {
     #[inline]
     pub fn points(&self) -> &[ManifoldPoint] {
-        &self.points[..self.count as usize]
+        &self.points
     }
 }
 
@@ -96,7 +97,7 @@ impl WorldManifold {
         radius_b: Fixed,
     ) -> WorldManifold {
         let mut wm = WorldManifold::default();
-        if m.count == 0 {
+        if m.points.is_empty() {
             return wm;
         }
         match m.kind {

@@ -10,6 +10,8 @@
 //! exact no-op is skipped (the terms of bodies that cannot move, and velocity sweeps once
 //! nothing changes), which leaves every bit as it was.
 
+use arrayvec::ArrayVec;
+
 use crate::body::Body;
 use crate::contact::{Contact, ToiContact};
 use crate::fixed::Fixed;
@@ -76,7 +78,7 @@ struct PointConstraint {
     velocity_bias: Fixed,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct ContactConstraint {
     /// Index into the island's contact list.
     contact: usize,
@@ -86,11 +88,10 @@ struct ContactConstraint {
     a_moves: bool,
     b_moves: bool,
     normal: Vec2,
-    points: [PointConstraint; 2],
-    /// Points solved this step (the block solver may drop the second one).
-    count: usize,
+    /// The points solved this step: the manifold's (the block solver may drop the second one).
+    points: ArrayVec<PointConstraint, 2>,
     friction: Fixed,
-    /// K and its inverse for the block solver, when `count == 2`.
+    /// K and its inverse for the block solver, when there are two points.
     k: [Fixed; 3],
     k_inv: [Fixed; 4],
 }
@@ -180,7 +181,7 @@ impl IslandSolver {
         // Warm start.
         for cc in &self.constraints {
             let t = cc.normal.cross_vs(Fixed::ONE);
-            for p in &cc.points[..cc.count] {
+            for p in &cc.points {
                 let imp = cc.normal.scale(p.normal_impulse) + t.scale(p.tangent_impulse);
                 apply_impulse(&mut self.bodies, cc.a, cc.b, p.ra, p.rb, imp);
             }
@@ -191,13 +192,13 @@ impl IslandSolver {
         // Store impulses for the next step's warm start.
         for cc in &self.constraints {
             let m = &mut contacts[island_contacts[cc.contact]].manifold;
-            for j in 0..m.count as usize {
-                if j < cc.count {
-                    m.points[j].normal_impulse = cc.points[j].normal_impulse;
-                    m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
+            for (j, mp) in m.points.iter_mut().enumerate() {
+                if let Some(p) = cc.points.get(j) {
+                    mp.normal_impulse = p.normal_impulse;
+                    mp.tangent_impulse = p.tangent_impulse;
                 } else {
-                    m.points[j].normal_impulse = Fixed::ZERO;
-                    m.points[j].tangent_impulse = Fixed::ZERO;
+                    mp.normal_impulse = Fixed::ZERO;
+                    mp.tangent_impulse = Fixed::ZERO;
                 }
             }
         }
@@ -222,7 +223,7 @@ impl IslandSolver {
                 let c = &contacts[island_contacts[cc.contact]];
                 let ra_shape = bodies[c.body_a as usize].parts[c.part_a as usize].radius();
                 let rb_shape = bodies[c.body_b as usize].parts[c.part_b as usize].radius();
-                for j in 0..c.manifold.count as usize {
+                for j in 0..c.manifold.points.len() {
                     let xa = self.bodies[cc.a].transform();
                     let xb = self.bodies[cc.b].transform();
                     let (n, point, sep) =
@@ -298,8 +299,7 @@ fn make_constraint(
         a_moves: !is_fixed(&sa),
         b_moves: !is_fixed(&sb),
         normal: wm.normal,
-        points: [PointConstraint::default(); 2],
-        count: manifold.count as usize,
+        points: ArrayVec::new(),
         friction,
         k: [Fixed::ZERO; 3],
         k_inv: [Fixed::ZERO; 4],
@@ -307,8 +307,7 @@ fn make_constraint(
     let n = wm.normal;
     let t = n.cross_vs(Fixed::ONE);
     let m_sum = sa.inv_mass + sb.inv_mass;
-    for j in 0..cc.count {
-        let mp = &manifold.points[j];
+    for (j, mp) in manifold.points.iter().enumerate() {
         let ra = wm.points[j] - sa.c;
         let rb = wm.points[j] - sb.c;
         let rna = ra.cross(n);
@@ -329,7 +328,7 @@ fn make_constraint(
         } else {
             (Fixed::ZERO, Fixed::ZERO)
         };
-        cc.points[j] = PointConstraint {
+        cc.points.push(PointConstraint {
             ra,
             rb,
             normal_impulse,
@@ -345,10 +344,9 @@ fn make_constraint(
                 Fixed::ZERO
             },
             velocity_bias,
-        };
+        });
     }
-    if cc.count == 2 {
-        let (p1, p2) = (&cc.points[0], &cc.points[1]);
+    if let [p1, p2] = cc.points.as_slice() {
         let rn1a = p1.ra.cross(n);
         let rn1b = p1.rb.cross(n);
         let rn2a = p2.ra.cross(n);
@@ -363,7 +361,7 @@ fn make_constraint(
             cc.k_inv = [k22 / det, -(k12 / det), -(k12 / det), k11 / det];
         } else {
             // Nearly redundant points: solve the first one only.
-            cc.count = 1;
+            cc.points.truncate(1);
         }
     }
     cc
@@ -392,7 +390,7 @@ impl IslandSolver {
             let mut min_sep = Fixed::ZERO;
             for hit in hits.iter() {
                 let ra_shape = body.parts[hit.part].radius();
-                for j in 0..hit.manifold.count as usize {
+                for j in 0..hit.manifold.points.len() {
                     let xa = sb.transform();
                     let (n, point, sep) = position_point(
                         &hit.manifold,
@@ -673,24 +671,22 @@ fn solve_points<const MA: bool, const MB: bool>(
     let t = n.cross_vs(Fixed::ONE);
     let mut changed = false;
     // Friction first: non-penetration matters more, so it goes last.
-    for j in 0..cc.count {
-        let p = cc.points[j];
+    for p in cc.points.iter_mut() {
         let vt = pv.relative::<MA, MB>(p.ra, p.rb).dot(t);
         let lambda = -(p.tangent_mass * vt);
         let max_f = cc.friction * p.normal_impulse;
         let new_impulse = (p.tangent_impulse + lambda).clamp(-max_f, max_f);
         let d = new_impulse - p.tangent_impulse;
         changed |= d.raw() != 0;
-        cc.points[j].tangent_impulse = new_impulse;
+        p.tangent_impulse = new_impulse;
         pv.apply::<MA, MB>(inv, p.ra, p.rb, t.scale(d));
     }
-    if cc.count == 1 {
-        let p = cc.points[0];
+    if let [p] = cc.points.as_mut_slice() {
         let vn = pv.relative::<MA, MB>(p.ra, p.rb).dot(n);
         let lambda = -(p.normal_mass * (vn - p.velocity_bias));
         let new_impulse = (p.normal_impulse + lambda).max(Fixed::ZERO);
         let d = new_impulse - p.normal_impulse;
-        cc.points[0].normal_impulse = new_impulse;
+        p.normal_impulse = new_impulse;
         pv.apply::<MA, MB>(inv, p.ra, p.rb, n.scale(d));
         return changed | (d.raw() != 0);
     }
@@ -707,7 +703,10 @@ fn solve_block<const MA: bool, const MB: bool>(
     cc: &mut ContactConstraint,
 ) -> bool {
     let n = cc.normal;
-    let (p1, p2) = (cc.points[0], cc.points[1]);
+    // Every constraint has a point (its manifold touches): not one here means two.
+    let &[p1, p2] = cc.points.as_slice() else {
+        return false;
+    };
     let a1 = p1.normal_impulse;
     let a2 = p2.normal_impulse;
     let vn1 = pv.relative::<MA, MB>(p1.ra, p1.rb).dot(n);
@@ -748,8 +747,10 @@ fn solve_block<const MA: bool, const MB: bool>(
         let d2 = x2 - a2;
         pv.apply::<MA, MB>(inv, p1.ra, p1.rb, n.scale(d1));
         pv.apply::<MA, MB>(inv, p2.ra, p2.rb, n.scale(d2));
-        cc.points[0].normal_impulse = x1;
-        cc.points[1].normal_impulse = x2;
+        if let [q1, q2] = cc.points.as_mut_slice() {
+            q1.normal_impulse = x1;
+            q2.normal_impulse = x2;
+        }
         return d1.raw() != 0 || d2.raw() != 0;
     }
     false

@@ -49,7 +49,8 @@ pub(crate) fn state_hash(gravity: Vec2, bodies: &[Body], contacts: &[Contact]) -
         h.u32(c.key.body_hi);
         h.u32(c.key.part_hi as u32);
         h.u64(c.seq);
-        h.u32(c.manifold.count as u32);
+        // The point count as a u32 (0, 1 or 2), as always.
+        h.u32(c.manifold.points.len() as u32);
         for p in c.manifold.points() {
             h.u32(p.id.0);
             h.vec2(p.local_point);
@@ -76,7 +77,7 @@ pub(crate) fn pairs_hash(pairs: &[ContactKey]) -> u64 {
 pub(crate) fn manifolds_hash(contacts: &[Contact]) -> u64 {
     let mut m = StateHasher::new();
     for c in contacts {
-        m.u32(c.manifold.count as u32);
+        m.u32(c.manifold.points.len() as u32);
         m.vec2(c.manifold.local_normal);
         m.vec2(c.manifold.local_point);
         for p in c.manifold.points() {

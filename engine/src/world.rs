@@ -266,7 +266,7 @@ impl World {
             part_a: c.part_a,
             body_b: BodyId(c.body_b),
             part_b: c.part_b,
-            point_count: c.manifold.count,
+            point_count: c.manifold.points.len() as u8,
         })
     }
 
