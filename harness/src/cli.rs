@@ -730,15 +730,7 @@ pub struct DiversityArgs {
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub samples: u64,
     #[command(flatten)]
-    pub sample: SampleArgs,
-    /// CSV histogram.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// SVG plot of the histograms.
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
+    pub study: SampledStudyArgs,
 }
 
 /// The tasks a sampling study runs on (some or all of the tier's templates) and its seed.
@@ -753,6 +745,21 @@ pub struct SampleArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// What a sampling study (diversity, random-curve) runs on, writes and checkpoints.
+#[derive(Debug, Args)]
+pub struct SampledStudyArgs {
+    #[command(flatten)]
+    pub sample: SampleArgs,
+    /// CSV report (diversity: the histograms; random-curve: the curve).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// SVG plot of the report.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 const RANDOM_CURVE_EXAMPLES: &str = "\
@@ -778,15 +785,7 @@ pub struct RandomCurveArgs {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub attempts: u32,
     #[command(flatten)]
-    pub sample: SampleArgs,
-    /// CSV curve.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// SVG plot (log-scaled attempts axis).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
+    pub study: SampledStudyArgs,
 }
 
 const BENCH_EXAMPLES: &str = "\

@@ -1,7 +1,7 @@
 //! What every command may need besides its own arguments: the task set, the thread count, progress
 //! and the runner configuration these ask for.
 
-use crate::cli::{CheckpointArgs, Cli, SampleArgs};
+use crate::cli::{CheckpointArgs, Cli};
 use crate::parse::{check_outputs, select_tasks};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
@@ -60,18 +60,6 @@ impl Ctx {
     ) -> Result<Vec<&'static Task>> {
         check_outputs(outputs.iter().flatten().copied())?;
         select_tasks(self.task_set()?, tier, templates, per_template)
-    }
-
-    /// [`Ctx::study_tasks`] with the tasks a [`SampleArgs`] selects (`--templates`,
-    /// `--tasks-per-template`).
-    pub fn sample_tasks(
-        &self,
-        outputs: &[Option<&Path>],
-        tier: Tier,
-        sample: &SampleArgs,
-    ) -> Result<Vec<&'static Task>> {
-        let per_template = sample.tasks_per_template;
-        self.study_tasks(outputs, tier, sample.templates.as_deref(), per_template)
     }
 
     /// The runner configuration of a command without checkpoints: `--threads` and progress.

@@ -1,6 +1,8 @@
 //! The studies library from Python (`rephyre.studies`): solvability, diversity and parity, each
 //! [`studies`]' own function on the built-in tasks, run with the GIL released on its worker
-//! pool (results do not depend on the thread count).
+//! pool (results do not depend on the thread count). Solvability and diversity also run one
+//! shard of a sharded run (`shard`, `part`), and [`merge`] combines the parts of either, told
+//! apart by the command their part files record (the same parts `rephyre merge` reads).
 
 use std::path::PathBuf;
 
@@ -8,6 +10,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use studies::runner::RunConfig;
+use studies::shard::{read_header, read_parts, write_part, Shard};
 use tasks::{Task, TaskSet, Tier};
 
 fn tier(name: &str) -> PyResult<Tier> {
@@ -61,9 +64,28 @@ fn failed(e: anyhow::Error) -> PyErr {
     PyRuntimeError::new_err(format!("{e:#}"))
 }
 
+fn bad_input(e: anyhow::Error) -> PyErr {
+    PyValueError::new_err(format!("{e:#}"))
+}
+
+/// `shard="K/N"` with the `part` file it writes, or neither.
+fn shard_and_part(
+    shard: Option<&str>,
+    part: Option<PathBuf>,
+) -> PyResult<Option<(Shard, PathBuf)>> {
+    match (shard, part) {
+        (None, None) => Ok(None),
+        (Some(k_of_n), Some(part)) => Ok(Some((Shard::parse(k_of_n).map_err(bad_input)?, part))),
+        (Some(_), None) => Err(PyValueError::new_err("shard needs part, the file to write")),
+        (None, Some(_)) => Err(PyValueError::new_err(
+            "part is written by a shard: give shard='K/N'",
+        )),
+    }
+}
+
 /// SPEC §8's solvability test per task: a list of dicts, one per task.
 #[pyfunction]
-#[pyo3(signature = (tier_name, task_ids, p0, alpha, min_valid, min_solutions, max_valid, batch, seed, num_threads, checkpoint, resume))]
+#[pyo3(signature = (tier_name, task_ids, p0, alpha, min_valid, min_solutions, max_valid, batch, seed, num_threads, checkpoint, resume, shard, part))]
 #[allow(clippy::too_many_arguments)]
 fn solvability<'py>(
     py: Python<'py>,
@@ -79,6 +101,8 @@ fn solvability<'py>(
     num_threads: Option<i64>,
     checkpoint: Option<PathBuf>,
     resume: bool,
+    shard: Option<&str>,
+    part: Option<PathBuf>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let t = tier(tier_name)?;
     let params = studies::solvability::Params::new(
@@ -94,9 +118,24 @@ fn solvability<'py>(
     .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
     let tasks = select(task_ids, t)?;
     let cfg = config(num_threads, checkpoint, resume)?;
+    if let Some((shard, path)) = shard_and_part(shard, part)? {
+        let part = py
+            .allow_threads(|| studies::solvability::run_shard(tasks, params, shard, &cfg))
+            .map_err(failed)?;
+        write_part(&path, &part).map_err(failed)?;
+        return Ok(Vec::new());
+    }
     let rows = py
         .allow_threads(|| studies::solvability::run(tasks, params, &cfg))
         .map_err(failed)?;
+    solvability_rows(py, &rows)
+}
+
+/// A solvability run's rows as Python dicts.
+fn solvability_rows<'py>(
+    py: Python<'py>,
+    rows: &[studies::solvability::Row],
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
     rows.iter()
         .map(|r| {
             let d = PyDict::new(py);
@@ -126,7 +165,8 @@ fn solvability<'py>(
 
 /// Solution diversity: per template, how many actions solve exactly k of its tasks.
 #[pyfunction]
-#[pyo3(signature = (tier_name, task_ids, samples, seed, num_threads))]
+#[pyo3(signature = (tier_name, task_ids, samples, seed, num_threads, shard, part))]
+#[allow(clippy::too_many_arguments)]
 fn diversity(
     py: Python<'_>,
     tier_name: &str,
@@ -134,6 +174,8 @@ fn diversity(
     samples: u64,
     seed: u64,
     num_threads: Option<i64>,
+    shard: Option<&str>,
+    part: Option<PathBuf>,
 ) -> PyResult<Vec<(String, usize, Vec<u64>)>> {
     let t = tier(tier_name)?;
     if samples == 0 {
@@ -146,14 +188,60 @@ fn diversity(
         seed,
         samples,
     };
+    if let Some((shard, path)) = shard_and_part(shard, part)? {
+        let part = py
+            .allow_threads(|| studies::diversity::run_shard(tasks, params, shard, &cfg))
+            .map_err(failed)?;
+        write_part(&path, &part).map_err(failed)?;
+        return Ok(Vec::new());
+    }
     let report = py
         .allow_threads(|| studies::diversity::run(tasks, params, &cfg))
         .map_err(failed)?;
-    Ok(report
+    Ok(histograms(report))
+}
+
+/// A diversity report's histograms: (template, tasks, actions solving exactly k of them).
+fn histograms(report: studies::diversity::Report) -> Vec<(String, usize, Vec<u64>)> {
+    report
         .templates
         .into_iter()
         .map(|h| (h.template, h.tasks, h.hist))
-        .collect())
+        .collect()
+}
+
+/// The parts of a sharded solvability or diversity run (`rephyre.studies.solvability(...,
+/// shard=..., part=...)`, or the command line's `--shard`) merged into the single run's
+/// result: (the study's name, what the unsharded call returns). The parts are checked as
+/// `rephyre merge` checks them.
+#[pyfunction]
+fn merge(py: Python<'_>, parts: Vec<PathBuf>) -> PyResult<(String, PyObject)> {
+    let first = parts
+        .first()
+        .ok_or_else(|| PyValueError::new_err("no part files given"))?;
+    let command = read_header(first).map_err(bad_input)?.run.command;
+    let set = TaskSet::builtin();
+    let merged = match command.as_str() {
+        studies::solvability::COMMAND => {
+            let parts = read_parts(&parts).map_err(bad_input)?;
+            let (_, rows) = py
+                .allow_threads(|| studies::solvability::merge(set, parts))
+                .map_err(bad_input)?;
+            solvability_rows(py, &rows)?.into_pyobject(py)?.into_any()
+        }
+        studies::diversity::COMMAND => {
+            let parts = read_parts(&parts).map_err(bad_input)?;
+            let report = py
+                .allow_threads(|| studies::diversity::merge(set, parts))
+                .map_err(bad_input)?;
+            histograms(report).into_pyobject(py)?.into_any()
+        }
+        other => return Err(PyValueError::new_err(format!(
+            "{} is a part of `{other}`, which rephyre.studies does not merge (use `rephyre merge`)",
+            first.display()
+        ))),
+    };
+    Ok((command, merged.unbind()))
 }
 
 /// Parity with the original on a reference table (outcomes-A CSV text; None = the built-in
@@ -191,5 +279,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solvability, m)?)?;
     m.add_function(wrap_pyfunction!(diversity, m)?)?;
     m.add_function(wrap_pyfunction!(parity, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
     Ok(())
 }

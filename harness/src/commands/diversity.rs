@@ -12,27 +12,18 @@ use studies::files::write_atomic;
 use studies::shard::read_parts;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
-    let cfg = ctx.run_config(&a.ckpt)?;
-    if a.ckpt.shard.is_some() {
-        super::shard_part::no_report_options(&[("--plot", a.plot.is_some())])?;
-    }
-    let outputs = [
-        Some(a.out.as_path()),
-        a.plot.as_deref(),
-        a.ckpt.checkpoint.as_deref(),
-    ];
-    let tasks = ctx.sample_tasks(&outputs, a.tier, &a.sample)?;
+    let (cfg, tasks) = super::sampled_study::open(ctx, &a.study, a.tier)?;
     let params = Params {
         tier: a.tier,
-        seed: a.sample.seed,
+        seed: a.study.sample.seed,
         samples: a.samples,
     };
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.study.ckpt.shard {
         let part = studies::diversity::run_shard(tasks, params, shard, &cfg)?;
-        return super::shard_part::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, &a.study.out);
     }
     let report = studies::diversity::run(tasks, params, &cfg)?;
-    write_report(&report, &a.out, a.plot.as_deref())
+    write_report(&report, &a.study.out, a.study.plot.as_deref())
 }
 
 /// Write the CSV (and the plot) of a finished run and print a line per template: the end of a

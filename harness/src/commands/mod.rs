@@ -9,6 +9,7 @@ pub mod parity;
 pub mod plot;
 pub mod random_curve;
 pub mod render;
+pub mod sampled_study;
 pub mod shard_part;
 pub mod sharded;
 pub mod sharded_study;

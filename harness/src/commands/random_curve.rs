@@ -12,28 +12,19 @@ use studies::shard::read_parts;
 use studies::stats::mean_and_sample_std;
 
 pub fn run(ctx: &Ctx, a: RandomCurveArgs) -> Result<()> {
-    let cfg = ctx.run_config(&a.ckpt)?;
-    if a.ckpt.shard.is_some() {
-        super::shard_part::no_report_options(&[("--plot", a.plot.is_some())])?;
-    }
-    let outputs = [
-        Some(a.out.as_path()),
-        a.plot.as_deref(),
-        a.ckpt.checkpoint.as_deref(),
-    ];
-    let tasks = ctx.sample_tasks(&outputs, a.tier, &a.sample)?;
+    let (cfg, tasks) = super::sampled_study::open(ctx, &a.study, a.tier)?;
     let params = Params {
         tier: a.tier,
         runs: a.runs,
         attempts: a.attempts,
-        seed: a.sample.seed,
+        seed: a.study.sample.seed,
     };
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.study.ckpt.shard {
         let part = studies::random_curve::run_shard(tasks, params, shard, &cfg)?;
-        return super::shard_part::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, &a.study.out);
     }
     let report = studies::random_curve::run(tasks, params, &cfg)?;
-    write_report(&report, &a.out, a.plot.as_deref())
+    write_report(&report, &a.study.out, a.study.plot.as_deref())
 }
 
 /// Write the CSV (and the plot) of a finished run and print the last point and the AUCCESS: the

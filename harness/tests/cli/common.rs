@@ -80,3 +80,30 @@ pub fn simulate_json(args: &[&str]) -> serde_json::Value {
     a.push("--json");
     serde_json::from_str(&ok(&a)).expect("one JSON object")
 }
+
+/// `eval --agent AGENT --setup ball_cross_template --folds FOLDS --actions ACTIONS`: the opening
+/// of the evaluation tests' command lines.
+pub fn eval_b_cross<'a>(agent: &'a str, folds: &'a str, actions: &'a str) -> Vec<&'a str> {
+    let setup = ["--setup", "ball_cross_template"];
+    let mut args = vec!["eval", "--agent", agent];
+    args.extend(setup);
+    args.extend(["--folds", folds, "--actions", actions]);
+    args
+}
+
+/// A results file's rows without the wall-time column (the one column that differs between
+/// two runs of the same evaluation).
+pub fn without_seconds((header, rows): (Vec<String>, Vec<Vec<String>>)) -> Vec<Vec<String>> {
+    let secs = col(&header, "seconds");
+    rows.into_iter()
+        .map(|mut r| {
+            r.remove(secs);
+            r
+        })
+        .collect()
+}
+
+/// A reference table (outcomes-A format) of two rows, one per tier: the parity tests' input.
+pub const TWO_TIER_REFERENCE: &str = "task_id,tier,kind,index,action,status\n\
+    00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
+    00100:000,two_balls,random,0,0.2 0.8 0.1 0.7 0.8 0.1,-1\n";

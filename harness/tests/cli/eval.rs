@@ -2,7 +2,7 @@
 //! extended, equal to a fresh table), thread independence, DQN models saved and loaded, and bad
 //! input.
 
-use crate::common::{col, fails, ok, parse_csv, s};
+use crate::common::{col, eval_b_cross, fails, ok, parse_csv, s, without_seconds};
 
 #[test]
 fn eval_and_compare_on_a_small_action_set() {
@@ -11,27 +11,11 @@ fn eval_and_compare_on_a_small_action_set() {
     for agent in ["mem", "rand"] {
         let out = p(&format!("{agent}.csv"));
         let cache = p("table");
-        let text = ok(&[
-            "eval",
-            "--agent",
-            agent,
-            "--setup",
-            "ball_cross_template",
-            "--folds",
-            "0-1",
-            "--actions",
-            "4",
-            "--cache",
-            s(&cache),
-            "--out",
-            s(&out),
-            "--table",
-            s(&p("t.md")),
-            "--plot",
-            s(&p("c.svg")),
-            "--per-task",
-            s(&p("tasks.csv")),
-        ]);
+        let (table, plot, per_task) = (p("t.md"), p("c.svg"), p("tasks.csv"));
+        let mut args = eval_b_cross(agent, "0-1", "4");
+        args.extend(["--cache", s(&cache), "--out", s(&out), "--table", s(&table)]);
+        args.extend(["--plot", s(&plot), "--per-task", s(&per_task)]);
+        let text = ok(&args);
         assert!(text.contains("| agent | B cross"), "{text}");
         let (header, rows) = parse_csv(&std::fs::read_to_string(&out).unwrap());
         assert_eq!(rows.len(), 2);
@@ -70,19 +54,8 @@ fn eval_and_compare_on_a_small_action_set() {
         if let Some(t) = threads {
             args.extend(["--threads", t]);
         }
-        args.extend([
-            "eval",
-            "--agent",
-            "memo",
-            "--setup",
-            "ball_cross_template",
-            "--folds",
-            folds,
-            "--actions",
-            actions,
-            "--out",
-            s(&out),
-        ]);
+        args.extend(eval_b_cross("memo", folds, actions));
+        args.extend(["--out", s(&out)]);
         let table = p("table");
         if cache {
             args.extend(["--cache", s(&table)]);
@@ -100,13 +73,7 @@ fn eval_and_compare_on_a_small_action_set() {
                 "{r:?}"
             );
         }
-        let secs = col(&header, "seconds");
-        rows.into_iter()
-            .map(|mut r| {
-                r.remove(secs);
-                r
-            })
-            .collect::<Vec<_>>()
+        without_seconds((header, rows))
     };
     let cached_columns = || -> Vec<usize> {
         let cp: serde_json::Value =
@@ -253,27 +220,10 @@ fn dqn_models_are_saved_and_loaded() {
     let p = |n: &str| dir.path().join(n);
     let (table, models) = (p("table"), p("models"));
     let args = |agent: &'static str, updates: &'static str, out: &std::path::Path| -> Vec<String> {
-        [
-            "eval",
-            "--agent",
-            agent,
-            "--setup",
-            "ball_cross_template",
-            "--folds",
-            "0",
-            "--actions",
-            "4",
-            "--cache",
-            s(&table),
-            "--models",
-            s(&models),
-            "--dqn-updates",
-            updates,
-            "--out",
-            s(out),
-        ]
-        .map(String::from)
-        .to_vec()
+        let mut a = eval_b_cross(agent, "0", "4");
+        a.extend(["--cache", s(&table), "--models", s(&models)]);
+        a.extend(["--dqn-updates", updates, "--out", s(out)]);
+        a.into_iter().map(String::from).collect()
     };
     let run_ok = |a: Vec<String>| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let run_fails = |a: Vec<String>| fails(&a.iter().map(String::as_str).collect::<Vec<_>>());
@@ -482,18 +432,6 @@ fn dqn_models_are_saved_and_loaded() {
     }
 }
 
-/// A results file's rows without the wall-time column (the one column that differs between
-/// two runs of the same evaluation).
-fn without_seconds((header, rows): (Vec<String>, Vec<Vec<String>>)) -> Vec<Vec<String>> {
-    let secs = col(&header, "seconds");
-    rows.into_iter()
-        .map(|mut r| {
-            r.remove(secs);
-            r
-        })
-        .collect()
-}
-
 /// `eval --checkpoint`: a run stopped after some folds resumes with only the others, and gives
 /// the results of one uninterrupted run; a checkpoint of other options is refused.
 #[test]
@@ -502,20 +440,8 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     let p = |n: &str| dir.path().join(n);
     let (cache, ckpt) = (p("table"), p("eval.ckpt"));
     let eval = |folds: &str, name: &str, extra: &[&str]| -> String {
-        let mut args = vec![
-            "eval",
-            "--agent",
-            "memo",
-            "--setup",
-            "ball_cross_template",
-            "--folds",
-            folds,
-            "--actions",
-            "4",
-            "--cache",
-            s(&cache),
-            "--out",
-        ];
+        let mut args = eval_b_cross("memo", folds, "4");
+        args.extend(["--cache", s(&cache), "--out"]);
         let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
         args.extend([s(&out), "--per-task", s(&tasks)]);
         args.extend_from_slice(extra);
@@ -559,24 +485,11 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
         serde_json::from_str(&std::fs::read_to_string(&ckpt).unwrap()).unwrap();
     assert_eq!(saved["units"].as_array().unwrap().len(), 1);
     // Another action set is another evaluation.
-    let other = fails(&[
-        "eval",
-        "--agent",
-        "memo",
-        "--setup",
-        "ball_cross_template",
-        "--folds",
-        "0",
-        "--actions",
-        "3",
-        "--cache",
-        s(&cache),
-        "--out",
-        s(&p("x.csv")),
-        "--checkpoint",
-        s(&ckpt),
-        "--resume",
-    ]);
+    let x = p("x.csv");
+    let mut other = eval_b_cross("memo", "0", "3");
+    other.extend(["--cache", s(&cache), "--out", s(&x)]);
+    other.extend(["--checkpoint", s(&ckpt), "--resume"]);
+    let other = fails(&other);
     assert!(other.contains("different evaluation"), "{other}");
     assert!(fails(&["eval", "--resume", "--out", s(&p("x.csv"))]).contains("--checkpoint"));
     let shard = fails(&[

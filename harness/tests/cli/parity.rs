@@ -1,6 +1,6 @@
 //! `parity`: a small reference run, thread-count independence and checkpoint resume.
 
-use crate::common::{fails, ok, s};
+use crate::common::{fails, ok, s, TWO_TIER_REFERENCE};
 
 #[test]
 fn parity_runs_a_small_reference() {
@@ -43,30 +43,19 @@ fn parity_runs_a_small_reference() {
 fn parity_is_thread_independent_and_resumes_from_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
-    std::fs::write(
-        p("ref.csv"),
-        "task_id,tier,kind,index,action,status\n\
-         00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
-         00100:000,two_balls,random,0,0.2 0.8 0.1 0.7 0.8 0.1,-1\n",
-    )
-    .unwrap();
+    std::fs::write(p("ref.csv"), TWO_TIER_REFERENCE).unwrap();
     let run = |threads: &str, out: &str, extra: &[&str]| {
         let reference = p("ref.csv");
         let report = p(out);
-        let mut args = vec![
-            "--threads",
-            threads,
-            "parity",
-            "--reference",
-            s(&reference),
+        let mut args = vec!["--threads", threads, "parity", "--reference", s(&reference)];
+        args.extend([
             "--random-per-task",
             "1",
             "--random-per-task-2b",
             "0",
             "--out",
-            s(&report),
-            "--json",
-        ];
+        ]);
+        args.extend([s(&report), "--json"]);
         args.extend_from_slice(extra);
         let json = ok(&args);
         (json, std::fs::read(p(out)).unwrap())

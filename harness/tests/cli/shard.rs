@@ -2,7 +2,7 @@
 //! plot, stdout); bad shards and bad part sets are one-line errors with status 2; `slurm
 //! --dry-run` prints job scripts that run the shards and the merge.
 
-use crate::common::{fails, ok, s};
+use crate::common::{fails, ok, s, TWO_TIER_REFERENCE};
 use std::path::{Path, PathBuf};
 
 const SOLV: [&str; 13] = [
@@ -180,13 +180,7 @@ fn bad_shards_are_refused() {
 fn parity_shards_merge_to_the_single_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n);
-    std::fs::write(
-        d("ref.csv"),
-        "task_id,tier,kind,index,action,status\n\
-         00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
-         00100:000,two_balls,random,0,0.2 0.8 0.1 0.7 0.8 0.1,-1\n",
-    )
-    .unwrap();
+    std::fs::write(d("ref.csv"), TWO_TIER_REFERENCE).unwrap();
     let reference = d("ref.csv");
     let base = [
         "--quiet",
