@@ -2,16 +2,17 @@
 //! to a scene; building it yields a deterministic, stable list of tasks.
 //!
 //! ```
+//! use tasks::geometry::{ball, bar};
 //! use tasks::template::{Scene, Template};
-//! use tasks::{Tier, BodyKind};
+//! use tasks::{BodyKind::{Dynamic, Static}, Tier};
 //!
 //! let tasks = Template::new(50_900, Tier::Ball, "Make sure the green ball touches the floor.")
 //!     .axis("x", &[64.0, 128.0, 192.0])
 //!     .axis("height", &[100.0, 150.0])
 //!     .build(|p| {
 //!         let mut s = Scene::new();
-//!         let green = s.ball(p["x"], p["height"], 0.1, BodyKind::Dynamic)?;
-//!         let floor = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
+//!         let green = s.add(ball(0.1)?, p["x"], p["height"], 0.0, Dynamic)?;
+//!         let floor = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
 //!         s.goal(green, floor);
 //!         Ok(Some(s))
 //!     })
@@ -31,7 +32,7 @@ use core::ops::Index;
 
 use engine::BodyKind;
 
-use crate::geometry::{self, ShapeError};
+use crate::geometry::{self, ShapeError, ShapeParts};
 use crate::id::{TaskId, MAX_INDEX};
 use crate::model::{Relation, SceneBody, Task, TaskError, TaskGoal, Tier};
 
@@ -227,57 +228,17 @@ impl Scene {
         self.bodies.len() - 1
     }
 
-    /// A ball of radius trunc(128·scale) + 0.5 centred at (x, y).
-    pub fn ball(
+    /// Add `shape` (one of [`geometry`]'s: ball, bar, jar, standing sticks) with its origin at
+    /// (x, y) px, rotated by `angle` rad; returns the new body's index.
+    pub fn add(
         &mut self,
+        shape: ShapeParts,
         x: f64,
         y: f64,
-        scale: f64,
-        kind: BodyKind,
-    ) -> Result<usize, TemplateError> {
-        Ok(self.push(geometry::place(geometry::ball(scale)?, x, y, 0.0, kind)?))
-    }
-
-    /// A bar (256·scale) × 5.12 centred at (x, y), rotated by `angle` rad.
-    pub fn bar(
-        &mut self,
-        x: f64,
-        y: f64,
-        scale: f64,
         angle: f64,
         kind: BodyKind,
     ) -> Result<usize, TemplateError> {
-        Ok(self.push(geometry::place(geometry::bar(scale)?, x, y, angle, kind)?))
-    }
-
-    /// A jar with its base plate centred at (x, y), rotated by `angle` rad.
-    pub fn jar(
-        &mut self,
-        x: f64,
-        y: f64,
-        scale: f64,
-        angle: f64,
-        kind: BodyKind,
-    ) -> Result<usize, TemplateError> {
-        Ok(self.push(geometry::place(geometry::jar(scale)?, x, y, angle, kind)?))
-    }
-
-    /// Standing sticks crossing at (x, y), rotated by `angle` rad.
-    pub fn standing_sticks(
-        &mut self,
-        x: f64,
-        y: f64,
-        scale: f64,
-        angle: f64,
-        kind: BodyKind,
-    ) -> Result<usize, TemplateError> {
-        Ok(self.push(geometry::place(
-            geometry::standing_sticks(scale)?,
-            x,
-            y,
-            angle,
-            kind,
-        )?))
+        Ok(self.push(geometry::place(shape, x, y, angle, kind)?))
     }
 
     /// The goal: `body1` (dynamic) touches `body2`.
@@ -294,6 +255,8 @@ impl Scene {
 /// rephyre's own templates (numbers from 50000 on, clear of the original's).
 pub mod examples {
     use super::*;
+    use crate::geometry::{ball, bar, jar, standing_sticks};
+    use BodyKind::{Dynamic, Static};
 
     /// Template 50000 (ball tier): a green ball rests on a black ledge; make it touch the
     /// purple floor. Grid: ledge centre x and height, ledge length, ball size, and where on the
@@ -313,17 +276,17 @@ pub mod examples {
             let mut s = Scene::new();
             let half = 128.0 * p["ledge_scale"];
             let r = (128.0 * p["ball_scale"]).trunc() + 0.5;
-            let floor = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
-            s.bar(
+            let floor = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
+            s.add(
+                bar(p["ledge_scale"])?,
                 p["ledge_x"],
                 p["ledge_y"],
-                p["ledge_scale"],
                 0.0,
-                BodyKind::Static,
+                Static,
             )?;
             let ball_x = p["ledge_x"] + p["ball_at"] * 2.0 * half;
             let ball_y = p["ledge_y"] + 2.56 + r;
-            let green = s.ball(ball_x, ball_y, p["ball_scale"], BodyKind::Dynamic)?;
+            let green = s.add(ball(p["ball_scale"])?, ball_x, ball_y, 0.0, Dynamic)?;
             s.goal(green, floor);
             Ok(Some(s))
         })
@@ -348,17 +311,23 @@ pub mod examples {
             let mut s = Scene::new();
             let side = p["side"];
             let ledge_x = 128.0 - side * 70.0;
-            s.bar(ledge_x, p["ledge_y"], 0.3, 0.0, BodyKind::Static)?;
-            let green = s.ball(ledge_x, p["ledge_y"] + 2.56 + 10.5, 0.08, BodyKind::Dynamic)?;
+            s.add(bar(0.3)?, ledge_x, p["ledge_y"], 0.0, Static)?;
+            let green = s.add(
+                ball(0.08)?,
+                ledge_x,
+                p["ledge_y"] + 2.56 + 10.5,
+                0.0,
+                Dynamic,
+            )?;
             let (_, _, _, t) = geometry::jar_dimensions(p["jar_scale"]);
             let jar_x = ledge_x + side * p["jar_offset"];
-            s.jar(jar_x, t / 2.0, p["jar_scale"], 0.0, BodyKind::Static)?;
-            let blue = s.ball(jar_x, t + 8.5, 0.06, BodyKind::Dynamic)?;
+            s.add(jar(p["jar_scale"])?, jar_x, t / 2.0, 0.0, Static)?;
+            let blue = s.add(ball(0.06)?, jar_x, t + 8.5, 0.0, Dynamic)?;
             let sticks_x = 128.0 + side * 100.0;
             if (sticks_x - jar_x).abs() < 60.0 {
                 return Ok(None); // the sticks would overlap the jar
             }
-            s.standing_sticks(sticks_x, 12.7, 0.15, 0.0, BodyKind::Dynamic)?;
+            s.add(standing_sticks(0.15)?, sticks_x, 12.7, 0.0, Dynamic)?;
             s.goal(green, blue);
             Ok(Some(s))
         })

@@ -1,8 +1,10 @@
 //! Templates: the builder's order and errors, and rephyre's own example templates build valid
 //! tasks that simulate (and can be solved).
 
-use engine::{run, BodyKind};
+use engine::run;
+use engine::BodyKind::{Dynamic, Static};
 use tasks::checksum::md5_hex;
+use tasks::geometry::{ball, bar, jar};
 use tasks::template::{examples, Scene, Template, TemplateError};
 use tasks::{store, validate_action, Task, TaskError, Tier, PHYRE_RUN};
 
@@ -45,8 +47,8 @@ fn first_axis_is_outermost_and_none_skips() {
                 return Ok(None);
             }
             let mut s = Scene::new();
-            let g = s.ball(50.0 + p["b"], 100.0 * p["a"], 0.1, BodyKind::Dynamic)?;
-            let f = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
+            let g = s.add(ball(0.1)?, 50.0 + p["b"], 100.0 * p["a"], 0.0, Dynamic)?;
+            let f = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
             s.goal(g, f);
             Ok(Some(s))
         })
@@ -67,8 +69,8 @@ fn first_axis_is_outermost_and_none_skips() {
     // No axes: one grid point.
     let one = Template::new(60_001, Tier::Ball, "").build(|_| {
         let mut s = Scene::new();
-        let g = s.ball(50.0, 50.0, 0.1, BodyKind::Dynamic)?;
-        let f = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
+        let g = s.add(ball(0.1)?, 50.0, 50.0, 0.0, Dynamic)?;
+        let f = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
         s.goal(g, f);
         Ok(Some(s))
     });
@@ -79,8 +81,8 @@ fn first_axis_is_outermost_and_none_skips() {
 fn template_errors() {
     let ok_scene = |_: &tasks::template::Params| {
         let mut s = Scene::new();
-        let g = s.ball(50.0, 50.0, 0.1, BodyKind::Dynamic)?;
-        let f = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
+        let g = s.add(ball(0.1)?, 50.0, 50.0, 0.0, Dynamic)?;
+        let f = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
         s.goal(g, f);
         Ok(Some(s))
     };
@@ -112,8 +114,8 @@ fn template_errors() {
         .axis("x", &[40.0])
         .build(|p| {
             let mut s = Scene::new();
-            let g = s.ball(p["x"], 50.0, 0.1, BodyKind::Static)?;
-            let f = s.bar(128.0, 2.56, 1.0, 0.0, BodyKind::Static)?;
+            let g = s.add(ball(0.1)?, p["x"], 50.0, 0.0, Static)?;
+            let f = s.add(bar(1.0)?, 128.0, 2.56, 0.0, Static)?;
             s.goal(g, f);
             Ok(Some(s))
         });
@@ -126,7 +128,7 @@ fn template_errors() {
     );
     let bad_scale = Template::new(1, Tier::Ball, "").build(|_| {
         let mut s = Scene::new();
-        s.jar(10.0, 10.0, f64::NAN, 0.0, BodyKind::Static)?;
+        s.add(jar(f64::NAN)?, 10.0, 10.0, 0.0, Static)?;
         Ok(Some(s))
     });
     assert!(matches!(bad_scale, Err(TemplateError::Shape(_))));
