@@ -114,33 +114,63 @@ impl WorldManifold {
                 wm.separations[0] = (cb - ca).dot(normal);
             }
             ManifoldKind::FaceA => {
-                let normal = xf_a.q.apply(m.local_normal);
-                let plane = xf_a.apply(m.local_point);
-                for (i, p) in m.points().iter().enumerate() {
-                    let clip = xf_b.apply(p.local_point);
-                    let ca = clip + normal.scale(radius_a - (clip - plane).dot(normal));
-                    let cb = clip - normal.scale(radius_b);
-                    wm.points[i] = (ca + cb).scale(Fixed::HALF);
-                    wm.separations[i] = (cb - ca).dot(normal);
-                }
-                wm.normal = normal;
+                wm.normal = wm.set_face_points(m, xf_a, radius_a, xf_b, radius_b);
             }
             ManifoldKind::FaceB => {
-                let normal = xf_b.q.apply(m.local_normal);
-                let plane = xf_b.apply(m.local_point);
-                for (i, p) in m.points().iter().enumerate() {
-                    let clip = xf_a.apply(p.local_point);
-                    let cb = clip + normal.scale(radius_b - (clip - plane).dot(normal));
-                    let ca = clip - normal.scale(radius_a);
-                    wm.points[i] = (ca + cb).scale(Fixed::HALF);
-                    wm.separations[i] = (ca - cb).dot(normal);
-                }
                 // Keep the A → B convention.
-                wm.normal = -normal;
+                wm.normal = -wm.set_face_points(m, xf_b, radius_b, xf_a, radius_a);
             }
         }
         wm
     }
+
+    /// The points and separations of a face manifold whose reference face is on the shape at
+    /// `xf_ref` (radius `radius_ref`) and whose points are on the other, the incident shape;
+    /// returns the face's normal, which points from the reference shape to the incident one.
+    /// FaceA passes A as the reference, FaceB passes B.
+    #[inline]
+    fn set_face_points(
+        &mut self,
+        m: &Manifold,
+        xf_ref: &Transform,
+        radius_ref: Fixed,
+        xf_inc: &Transform,
+        radius_inc: Fixed,
+    ) -> Vec2 {
+        let (normal, plane) = reference_face(m, xf_ref);
+        for (i, p) in m.points().iter().enumerate() {
+            let clip = xf_inc.apply(p.local_point);
+            let c_ref = clip + normal.scale(radius_ref - (clip - plane).dot(normal));
+            let c_inc = clip - normal.scale(radius_inc);
+            // Fixed addition wraps, so it commutes: FaceB's midpoint, once summed as
+            // incident + reference, has the same bits.
+            self.points[i] = (c_ref + c_inc).scale(Fixed::HALF);
+            self.separations[i] = (c_inc - c_ref).dot(normal);
+        }
+        normal
+    }
+}
+
+/// A face manifold's reference face in world space: its unit normal and a point on it, for the
+/// shape at `xf_ref` that owns it.
+#[inline]
+fn reference_face(m: &Manifold, xf_ref: &Transform) -> (Vec2, Vec2) {
+    (xf_ref.q.apply(m.local_normal), xf_ref.apply(m.local_point))
+}
+
+/// Point `index` of a face manifold (the incident shape at `xf_inc`) and its distance from the
+/// reference face (the shape at `xf_ref`) along the face's normal, radii not included; with
+/// that normal.
+#[inline]
+fn face_point(
+    m: &Manifold,
+    index: usize,
+    xf_ref: &Transform,
+    xf_inc: &Transform,
+) -> (Vec2, Vec2, Fixed) {
+    let (normal, plane) = reference_face(m, xf_ref);
+    let clip = xf_inc.apply(m.points[index].local_point);
+    (normal, clip, (clip - plane).dot(normal))
 }
 
 /// One point of a manifold re-evaluated for the position solver: normal (A → B), the point
@@ -165,18 +195,12 @@ pub fn position_point(
             (normal, point, sep)
         }
         ManifoldKind::FaceA => {
-            let normal = xf_a.q.apply(m.local_normal);
-            let plane = xf_a.apply(m.local_point);
-            let clip = xf_b.apply(m.points[index].local_point);
-            let sep = (clip - plane).dot(normal) - radius_a - radius_b;
-            (normal, clip, sep)
+            let (normal, clip, distance) = face_point(m, index, xf_a, xf_b);
+            (normal, clip, distance - radius_a - radius_b)
         }
         ManifoldKind::FaceB => {
-            let normal = xf_b.q.apply(m.local_normal);
-            let plane = xf_b.apply(m.local_point);
-            let clip = xf_a.apply(m.points[index].local_point);
-            let sep = (clip - plane).dot(normal) - radius_a - radius_b;
-            (-normal, clip, sep)
+            let (normal, clip, distance) = face_point(m, index, xf_b, xf_a);
+            (-normal, clip, distance - radius_a - radius_b)
         }
     }
 }
