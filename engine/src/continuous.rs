@@ -13,7 +13,7 @@ use crate::math::Rot;
 use crate::settings::{DT, LINEAR_SLOP};
 use crate::shape::Aabb;
 use crate::solver::IslandSolver;
-use crate::toi::time_of_impact_placed;
+use crate::toi::{time_of_impact_placed, ToiQuery};
 
 /// A part of a static body and its box (fixed for ever, as static bodies never move): the
 /// world lists them in body id and part order, so continuous collision scans them in the same
@@ -68,10 +68,16 @@ pub(crate) fn continuous_collision(
                         continue;
                     }
                     let s = &bodies[si];
-                    let (shape, core) = (&s.parts[pi], &s.static_cores[pi]);
-                    if let Some(t) =
-                        time_of_impact_placed(part, extent, &sweep, q0, shape, core, target)
-                    {
+                    let query = ToiQuery {
+                        moving: part,
+                        extent,
+                        sweep: &sweep,
+                        q0,
+                        fixed: &s.parts[pi],
+                        fixed_core: &s.static_cores[pi],
+                        target,
+                    };
+                    if let Some(t) = time_of_impact_placed(&query) {
                         if first.is_none_or(|(ft, ..)| t < ft) {
                             first = Some((t, k, si, pi));
                         }

@@ -35,8 +35,49 @@ pub fn box2d_target(a: &Shape, b: &Shape) -> Fixed {
     (LINEAR_SLOP - a.radius() - b.radius()).max(-LINEAR_SLOP.mul_int(3))
 }
 
-/// [`time_of_impact_from`] computing `q0` itself: the tests' entry point (the
-/// continuous-collision driver keeps `q0` with the sweep).
+/// One time-of-impact query: `moving`, swept by `sweep`, against the static shape `fixed`, for
+/// the separation `target`. The continuous-collision driver takes `q0` and `extent` from the
+/// body and `fixed_core` from the static body, which keep them, instead of recomputing them per
+/// query.
+#[derive(Clone, Copy)]
+pub(crate) struct ToiQuery<'a> {
+    pub moving: &'a Shape,
+    /// `motion_extent(moving, sweep.local_center)`.
+    pub extent: Fixed,
+    pub sweep: &'a Sweep,
+    /// `Rot::from_angle(sweep.a0)`.
+    pub q0: Rot,
+    pub fixed: &'a Shape,
+    /// `Core::new(fixed, xf_fixed)`.
+    pub fixed_core: &'a Core,
+    /// Surface distance (skins and radii included, negative = overlap) to stop at.
+    pub target: Fixed,
+}
+
+#[cfg(test)]
+impl<'a> ToiQuery<'a> {
+    /// The query with `q0` and `extent` computed here (the tests' form).
+    fn new(
+        moving: &'a Shape,
+        sweep: &'a Sweep,
+        fixed: &'a Shape,
+        fixed_core: &'a Core,
+        target: Fixed,
+    ) -> ToiQuery<'a> {
+        ToiQuery {
+            moving,
+            extent: motion_extent(moving, sweep.local_center),
+            sweep,
+            q0: Rot::from_angle(sweep.a0),
+            fixed,
+            fixed_core,
+            target,
+        }
+    }
+}
+
+/// [`time_of_impact_placed`] for `fixed` at `xf_fixed`, computing the rest of the query: the
+/// tests' entry point.
 #[cfg(test)]
 pub fn time_of_impact(
     moving: &Shape,
@@ -45,62 +86,25 @@ pub fn time_of_impact(
     xf_fixed: &Transform,
     target: Fixed,
 ) -> Option<Fixed> {
-    time_of_impact_from(
-        moving,
-        sweep,
-        Rot::from_angle(sweep.a0),
-        fixed,
-        xf_fixed,
-        target,
-    )
+    let fixed_core = Core::new(fixed, xf_fixed);
+    time_of_impact_placed(&ToiQuery::new(moving, sweep, fixed, &fixed_core, target))
 }
 
-/// First fraction t ∈ (0, 1) of the sweep at which `moving` comes within `target` separation
-/// (surface distance, negative = overlap) of `fixed`; `None` when it stays farther apart over the
-/// whole sweep, and also when it is already within `target` (+ [`TOI_TOLERANCE`]) at t = 0 (the
-/// discrete contact handles that case).
+/// First fraction t ∈ (0, 1) of the query's sweep at which `moving` comes within `target`
+/// separation (surface distance, negative = overlap) of `fixed`; `None` when it stays farther
+/// apart over the whole sweep, and also when it is already within `target` (+
+/// [`TOI_TOLERANCE`]) at t = 0 (the discrete contact handles that case).
 ///
 /// At the returned t the shapes are at least `target` apart (up to rounding) and their separation
 /// lower bound is below `target + TOI_TOLERANCE`. If [`MAX_TOI_ITERATIONS`] steps do not settle
 /// the query, the last (still safe, not yet touching) fraction is returned, so that a fast body
 /// can never tunnel.
-///
-/// `q0` is `Rot::from_angle(sweep.a0)`, which the caller keeps.
-#[cfg(test)]
-pub(crate) fn time_of_impact_from(
-    moving: &Shape,
-    sweep: &Sweep,
-    q0: Rot,
-    fixed: &Shape,
-    xf_fixed: &Transform,
-    target: Fixed,
-) -> Option<Fixed> {
-    time_of_impact_placed(
-        moving,
-        motion_extent(moving, sweep.local_center),
-        sweep,
-        q0,
-        fixed,
-        &Core::new(fixed, xf_fixed),
-        target,
-    )
-}
-
-/// [`time_of_impact_from`] against a fixed shape whose core is already placed (`fixed_core` =
-/// `Core::new(fixed, xf_fixed)`; static bodies keep theirs): the same answer, bit for bit.
-/// `extent` is `motion_extent(moving, sweep.local_center)`, which bodies keep per part.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn time_of_impact_placed(
-    moving: &Shape,
-    extent: Fixed,
-    sweep: &Sweep,
-    q0: Rot,
-    fixed: &Shape,
-    fixed_core: &Core,
-    target: Fixed,
-) -> Option<Fixed> {
-    debug_assert_eq!(extent, motion_extent(moving, sweep.local_center));
-    advance_with(moving, extent, sweep, q0, fixed, fixed_core, target, true).0
+pub(crate) fn time_of_impact_placed(query: &ToiQuery) -> Option<Fixed> {
+    debug_assert_eq!(
+        query.extent,
+        motion_extent(query.moving, query.sweep.local_center)
+    );
+    advance(query, true).0
 }
 
 /// How far any point of `moving` reaches beyond its radius from the body-local centre of mass
@@ -109,36 +113,18 @@ pub(crate) fn motion_extent(moving: &Shape, local_center: Vec2) -> Fixed {
     (moving.extent_from(local_center) - moving.radius()).max(Fixed::ZERO)
 }
 
-/// [`advance_with`] computing the extent itself (the tests' entry point).
-#[cfg(test)]
-fn advance(
-    moving: &Shape,
-    sweep: &Sweep,
-    q0: Rot,
-    fixed: &Shape,
-    fixed_core: &Core,
-    target: Fixed,
-    stop_early: bool,
-) -> (Option<Fixed>, usize) {
-    let extent = motion_extent(moving, sweep.local_center);
-    advance_with(
-        moving, extent, sweep, q0, fixed, fixed_core, target, stop_early,
-    )
-}
-
 /// Conservative advancement; also returns the number of steps taken (for tests).
 /// `stop_early: false` runs the t = 0 search in full (the tests' reference).
-#[allow(clippy::too_many_arguments)]
-fn advance_with(
-    moving: &Shape,
-    extent: Fixed,
-    sweep: &Sweep,
-    q0: Rot,
-    fixed: &Shape,
-    fixed_core: &Core,
-    target: Fixed,
-    stop_early: bool,
-) -> (Option<Fixed>, usize) {
+fn advance(query: &ToiQuery, stop_early: bool) -> (Option<Fixed>, usize) {
+    let ToiQuery {
+        moving,
+        extent,
+        sweep,
+        q0,
+        fixed,
+        fixed_core,
+        target,
+    } = *query;
     let dc = sweep.c - sweep.c0;
     let angular = (sweep.a - sweep.a0).abs() * extent;
     // At t = 0 the answer is `None` unless gap − target < rate. Every rate is below
@@ -585,15 +571,8 @@ mod tests {
         let post = bx(0.05, 0.05);
         let xp = xf(0.5, 0.7, 0.0);
         let target = fx(-3.0 * SLOP);
-        let (toi, iters) = advance(
-            &bar,
-            &s,
-            Rot::from_angle(s.a0),
-            &post,
-            &Core::new(&post, &xp),
-            target,
-            true,
-        );
+        let post_core = Core::new(&post, &xp);
+        let (toi, iters) = advance(&ToiQuery::new(&bar, &s, &post, &post_core, target), true);
         let t = toi.expect("the bar sweeps over the post");
         assert!(iters < MAX_TOI_ITERATIONS);
         let d = f64geom::signed_distance(&bar, &s.transform_at(t), &post, &xp);
@@ -621,6 +600,7 @@ mod tests {
         };
         let bar = bx(3.0, 0.1);
         let xbar = xf(0.0, 0.0, 0.2);
+        let bar_core = Core::new(&bar, &xbar);
         let (mut hits, mut capped, mut total_iters) = (0, 0, 0);
         for i in 0..2000 {
             let m = if i % 2 == 0 {
@@ -636,15 +616,8 @@ mod tests {
                 0.0,
                 rnd(-1.5, 1.5),
             );
-            let (toi, iters) = advance(
-                &m,
-                &s,
-                Rot::from_angle(s.a0),
-                &bar,
-                &Core::new(&bar, &xbar),
-                box2d_target(&m, &bar),
-                true,
-            );
+            let query = ToiQuery::new(&m, &s, &bar, &bar_core, box2d_target(&m, &bar));
+            let (toi, iters) = advance(&query, true);
             hits += usize::from(toi.is_some());
             capped += usize::from(iters == MAX_TOI_ITERATIONS);
             total_iters += iters;
@@ -714,10 +687,11 @@ mod tests {
             let k = [1e-5, 1e-3, 0.05, 2.0][scale];
             let s = sweep(v(lc.0, lc.1), c0, (c0.0 + k * dc.0, c0.1 + k * dc.1), a0, a0 + k * da);
             let xfix = xf(fxf.0, fxf.1, fxf.2);
-            let q0 = Rot::from_angle(s.a0);
+            let f_core = Core::new(&f, &xfix);
             for target in [box2d_target(&m, &f), fx(-0.5), fx(0.2)] {
-                let fast = advance(&m, &s, q0, &f, &Core::new(&f, &xfix), target, true);
-                let full = advance(&m, &s, q0, &f, &Core::new(&f, &xfix), target, false);
+                let query = ToiQuery::new(&m, &s, &f, &f_core, target);
+                let fast = advance(&query, true);
+                let full = advance(&query, false);
                 prop_assert_eq!(fast.0, full.0);
                 if fast.0.is_some() {
                     prop_assert_eq!(fast.1, full.1);
