@@ -78,80 +78,75 @@ impl fmt::Display for Tier {
     }
 }
 
-/// What kind of object a body is (PHYRE's `shapeType`); it decides the object features.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum ShapeType {
-    /// No object type: the four invisible walls. Such bodies are never drawn, never goal
-    /// bodies and have no object features.
-    Undefined = 0,
-    /// A single circle.
-    Ball = 1,
-    /// A thin box.
-    Bar = 2,
-    /// Three convex quads: a base plate and two slanted walls.
-    Jar = 3,
-    /// Two thin boxes crossing at the origin.
-    StandingSticks = 4,
-}
-
-impl ShapeType {
-    /// The code used by PHYRE's task file and by rephyre's store.
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The shape type of a code, if it is one.
-    pub const fn from_code(code: i64) -> Option<ShapeType> {
-        match code {
-            0 => Some(ShapeType::Undefined),
-            1 => Some(ShapeType::Ball),
-            2 => Some(ShapeType::Bar),
-            3 => Some(ShapeType::Jar),
-            4 => Some(ShapeType::StandingSticks),
-            _ => None,
+/// A fieldless enum whose variants stand for fixed byte codes, with `code` and `from_code`:
+/// written once for the enums below, so that `from_code` is generated from the variant list
+/// and cannot miss a variant or disagree with a discriminant.
+macro_rules! coded_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $($(#[$variant_meta:meta])* $variant:ident = $code:literal,)+
         }
-    }
-}
-
-/// Observation colours (SPEC §5): the byte value of a pixel of that colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Colour {
-    /// White background; also the "colour" of the invisible walls (not drawn).
-    Background = 0,
-    /// User bodies.
-    Red = 1,
-    /// Goal body 1.
-    Green = 2,
-    /// Goal body 2 when dynamic.
-    Blue = 3,
-    /// Goal body 2 when static.
-    Purple = 4,
-    /// Other dynamic bodies.
-    Gray = 5,
-    /// Other static bodies.
-    Black = 6,
-}
-
-impl Colour {
-    /// The pixel value.
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The colour of a pixel value, if it is one.
-    pub const fn from_code(code: i64) -> Option<Colour> {
-        match code {
-            0 => Some(Colour::Background),
-            1 => Some(Colour::Red),
-            2 => Some(Colour::Green),
-            3 => Some(Colour::Blue),
-            4 => Some(Colour::Purple),
-            5 => Some(Colour::Gray),
-            6 => Some(Colour::Black),
-            _ => None,
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u8)]
+        pub enum $name {
+            $($(#[$variant_meta])* $variant = $code,)+
         }
+
+        impl $name {
+            /// The code (see the type's documentation).
+            pub const fn code(self) -> u8 {
+                self as u8
+            }
+
+            #[doc = concat!("The `", stringify!($name), "` of a code, if it is one.")]
+            pub const fn from_code(code: i64) -> Option<$name> {
+                match code {
+                    $($code => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+coded_enum! {
+    /// What kind of object a body is (PHYRE's `shapeType`); it decides the object features. The
+    /// code is the one of PHYRE's task file and of rephyre's store.
+    pub enum ShapeType {
+        /// No object type: the four invisible walls. Such bodies are never drawn, never goal
+        /// bodies and have no object features.
+        Undefined = 0,
+        /// A single circle.
+        Ball = 1,
+        /// A thin box.
+        Bar = 2,
+        /// Three convex quads: a base plate and two slanted walls.
+        Jar = 3,
+        /// Two thin boxes crossing at the origin.
+        StandingSticks = 4,
+    }
+}
+
+coded_enum! {
+    /// Observation colours (SPEC §5): the code is the byte value of a pixel of that colour.
+    pub enum Colour {
+        /// White background; also the "colour" of the invisible walls (not drawn).
+        Background = 0,
+        /// User bodies.
+        Red = 1,
+        /// Goal body 1.
+        Green = 2,
+        /// Goal body 2 when dynamic.
+        Blue = 3,
+        /// Goal body 2 when static.
+        Purple = 4,
+        /// Other dynamic bodies.
+        Gray = 5,
+        /// Other static bodies.
+        Black = 6,
     }
 }
 
