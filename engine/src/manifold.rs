@@ -102,11 +102,7 @@ impl WorldManifold {
         }
         match m.kind {
             ManifoldKind::Circles => {
-                let pa = xf_a.apply(m.local_point);
-                let pb = xf_b.apply(m.points[0].local_point);
-                let normal = (pb - pa)
-                    .normalize_with_length()
-                    .map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
+                let (pa, pb, normal) = circle_centres(m, xf_a, xf_b);
                 let ca = pa + normal.scale(radius_a);
                 let cb = pb - normal.scale(radius_b);
                 wm.normal = normal;
@@ -151,6 +147,18 @@ impl WorldManifold {
     }
 }
 
+/// A circles manifold's two centres in world space and the unit normal from A's to B's
+/// (+x when they coincide).
+#[inline]
+fn circle_centres(m: &Manifold, xf_a: &Transform, xf_b: &Transform) -> (Vec2, Vec2, Vec2) {
+    let pa = xf_a.apply(m.local_point);
+    let pb = xf_b.apply(m.points[0].local_point);
+    let normal = (pb - pa)
+        .normalize_with_length()
+        .map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
+    (pa, pb, normal)
+}
+
 /// A face manifold's reference face in world space: its unit normal and a point on it, for the
 /// shape at `xf_ref` that owns it.
 #[inline]
@@ -185,11 +193,7 @@ pub fn position_point(
 ) -> (Vec2, Vec2, Fixed) {
     match m.kind {
         ManifoldKind::Circles => {
-            let pa = xf_a.apply(m.local_point);
-            let pb = xf_b.apply(m.points[0].local_point);
-            let normal = (pb - pa)
-                .normalize_with_length()
-                .map_or(Vec2::new(Fixed::ONE, Fixed::ZERO), |(n, _)| n);
+            let (pa, pb, normal) = circle_centres(m, xf_a, xf_b);
             let point = (pa + pb).scale(Fixed::HALF);
             let sep = (pb - pa).dot(normal) - radius_a - radius_b;
             (normal, point, sep)
