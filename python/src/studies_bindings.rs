@@ -236,10 +236,14 @@ fn merge(py: Python<'_>, parts: Vec<PathBuf>) -> PyResult<(String, PyObject)> {
                 .map_err(bad_input)?;
             histograms(report).into_pyobject(py)?.into_any()
         }
-        other => return Err(PyValueError::new_err(format!(
-            "{} is a part of `{other}`, which rephyre.studies does not merge (use `rephyre merge`)",
-            first.display()
-        ))),
+        other => {
+            let path = first.display();
+            let message =
+                format!("{path} is a part of `{other}`, which rephyre.studies does not merge");
+            return Err(PyValueError::new_err(format!(
+                "{message} (use `rephyre merge`)"
+            )));
+        }
     };
     Ok((command, merged.unbind()))
 }
