@@ -1,0 +1,25 @@
+//! Phy-Q on rephyre: the data side.
+//!
+//! * [`catalogue`]: every Science Birds object kind with the original's numbers (colliders,
+//!   masses, gravity scales, materials, life, defence), each traceable to its source;
+//! * [`level`]: the level model (birds, slingshot, objects as the XML gives them);
+//! * [`xml`]: the level XML reader (the original generator's and level editor's files, any of
+//!   their encodings; hostile input refused in bounded time and memory);
+//! * [`templates`]: the 75 Phy-Q templates and their table;
+//! * [`levelset`]: level sets, their import from XML files and folders, and the level-set file
+//!   (`phyq/FORMAT.md`).
+//!
+//! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
+
+pub mod catalogue;
+pub mod level;
+pub mod levelset;
+pub mod number;
+pub mod templates;
+pub mod xml;
+
+pub use catalogue::{catalogue, BirdKind, BlockShape, Kind, Material, PigKind};
+pub use level::{Level, Object, ObjectKind};
+pub use levelset::{import_paths, LevelId, LevelSet, SetError};
+pub use number::Decimal;
+pub use xml::{parse_level, read_level_file, XmlError};
