@@ -181,13 +181,15 @@ struct SetFile {
 /// Why an import or a level-set file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SetError {
-    #[error("{}: {source}", path.display())]
+    // The underlying errors are in the message, not chained as sources: the command line
+    // prints the chain, which would say them twice.
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("{}: {source}", path.display())]
-    Level { path: PathBuf, source: XmlError },
+    #[error("{}: {error}", path.display())]
+    Level { path: PathBuf, error: XmlError },
     #[error("{}: {message}", path.display())]
     Name { path: PathBuf, message: String },
     #[error("{}: neither a file nor a folder", path.display())]
@@ -210,8 +212,8 @@ pub enum SetError {
     Version(u32),
     #[error("the level-set file is larger than {MAX_SET_BYTES} bytes")]
     TooLarge,
-    #[error("level {id}: {source}")]
-    InvalidLevel { id: LevelId, source: LevelError },
+    #[error("level {id}: {error}")]
+    InvalidLevel { id: LevelId, error: LevelError },
     #[error("the levels are not sorted by id with each id once (at {0})")]
     Order(LevelId),
 }
@@ -233,12 +235,10 @@ impl LevelSet {
             }
         }
         for e in &entries {
-            e.level
-                .validate()
-                .map_err(|source| SetError::InvalidLevel {
-                    id: e.id.clone(),
-                    source,
-                })?;
+            e.level.validate().map_err(|error| SetError::InvalidLevel {
+                id: e.id.clone(),
+                error,
+            })?;
         }
         Ok(LevelSet { entries })
     }
@@ -302,9 +302,9 @@ impl LevelSet {
 
     /// Reads a level-set file.
     pub fn read(path: &Path) -> Result<LevelSet, SetError> {
-        let io = |source| SetError::Io {
+        let io = |error| SetError::Io {
             path: path.to_owned(),
-            source,
+            error,
         };
         let meta = std::fs::metadata(path).map_err(io)?;
         if meta.len() > MAX_SET_BYTES {
@@ -319,9 +319,9 @@ impl LevelSet {
 pub fn import_paths(paths: &[PathBuf]) -> Result<LevelSet, SetError> {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
     for p in paths {
-        let io = |source| SetError::Io {
+        let io = |error| SetError::Io {
             path: p.clone(),
-            source,
+            error,
         };
         let meta = std::fs::metadata(p).map_err(io)?;
         if meta.is_dir() {
@@ -347,9 +347,9 @@ pub fn import_paths(paths: &[PathBuf]) -> Result<LevelSet, SetError> {
             path: path.clone(),
             message,
         })?;
-        let level = read_level_file(&path).map_err(|source| SetError::Level {
+        let level = read_level_file(&path).map_err(|error| SetError::Level {
             path: path.clone(),
-            source,
+            error,
         })?;
         entries.push(Entry { id, source, level });
     }
@@ -378,9 +378,9 @@ fn walk(
             path: dir.to_owned(),
         });
     }
-    let io = |source| SetError::Io {
+    let io = |error| SetError::Io {
         path: dir.to_owned(),
-        source,
+        error,
     };
     let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?
@@ -389,9 +389,9 @@ fn walk(
         .map_err(io)?;
     children.sort();
     for child in children {
-        let meta = std::fs::metadata(&child).map_err(|source| SetError::Io {
+        let meta = std::fs::metadata(&child).map_err(|error| SetError::Io {
             path: child.clone(),
-            source,
+            error,
         })?;
         if meta.is_dir() {
             walk(root, &child, depth + 1, out)?;

@@ -48,8 +48,9 @@ pub const MAX_DEPTH: usize = 3;
 /// Why a level file was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum XmlError {
+    // In the message, not chained as a source (which would print it twice).
     #[error("cannot read: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     #[error("the file is larger than the {MAX_FILE_BYTES}-byte limit for a level")]
     TooLarge,
     #[error("the file is empty")]
@@ -130,13 +131,15 @@ pub enum XmlError {
 
 /// Reads a level file (at most [`MAX_FILE_BYTES`] are read, whatever the file's size).
 pub fn read_level_file(path: &Path) -> Result<Level, XmlError> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.len() > MAX_FILE_BYTES {
+    let file = std::fs::File::open(path).map_err(XmlError::Io)?;
+    if file.metadata().map_err(XmlError::Io)?.len() > MAX_FILE_BYTES {
         return Err(XmlError::TooLarge);
     }
     let mut bytes = Vec::new();
     // One byte past the cap tells a file that grew after the size check.
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(XmlError::Io)?;
     parse_level(&bytes)
 }
 
