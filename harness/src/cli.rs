@@ -495,6 +495,14 @@ EXAMPLES:
   rephyre tasks import tasks.bin.lzma --out phyre.rpts
   rephyre --tasks phyre.rpts tasks list --template 00000";
 
+const TASKS_IMPORT_LEVELS_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre tasks import-levels phyq/data/templates --out phyq-templates.json
+  rephyre tasks import-levels generated/ extra/1_1_1_7.xml --out phyq-levels.json
+
+A folder means every *.xml below it. A file named L_C_K_N.xml gets the id phyq:L_C_K:NNNNN,
+any other file phyq:STEM. The level-set file's format: phyq/FORMAT.md.";
+
 #[derive(Debug, Subcommand)]
 pub enum TasksCommand {
     /// One line per task: id, tier, number of scene objects, description.
@@ -525,6 +533,16 @@ pub enum TasksCommand {
         /// The original task file.
         file: PathBuf,
         /// Where to write the rephyre task file.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Read Phy-Q / Science Birds level XML files (or folders of them) into a level-set file.
+    #[command(after_help = TASKS_IMPORT_LEVELS_EXAMPLES)]
+    ImportLevels {
+        /// Level XML files, or folders searched for *.xml.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Where to write the level-set file.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },

@@ -1,4 +1,4 @@
-//! `rephyre tasks list | show | import | sheet`.
+//! `rephyre tasks list | show | import | import-levels | sheet`.
 
 use crate::cli::TasksCommand;
 use crate::context::Ctx;
@@ -83,6 +83,31 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                 out.display(),
                 sheet.width,
                 sheet.height
+            );
+            Ok(())
+        }
+        TasksCommand::ImportLevels { paths, out } => {
+            studies::files::check_writable(&out)?;
+            let set = phyq::import_paths(&paths)?;
+            studies::files::write_atomic(&out, &set.to_bytes())?;
+            let templates: std::collections::BTreeSet<(u32, u32, u32)> = set
+                .entries()
+                .iter()
+                .filter_map(|e| match e.id {
+                    phyq::LevelId::Coded {
+                        level,
+                        capability,
+                        template,
+                        ..
+                    } => Some((level, capability, template)),
+                    phyq::LevelId::Named(_) => None,
+                })
+                .collect();
+            println!(
+                "imported {} levels ({} templates) into {}",
+                set.entries().len(),
+                templates.len(),
+                out.display()
             );
             Ok(())
         }

@@ -128,3 +128,60 @@ fn tasks_import_round_trips_and_feeds_tasks_option() {
         ok(&["tasks", "show", &last])
     );
 }
+
+/// The 75 Phy-Q templates, committed in the phyq crate (see phyq/data/NOTICE).
+fn phyq_templates() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../phyq/data/templates")
+}
+
+#[test]
+fn tasks_import_levels_writes_a_level_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("levels.json");
+    let text = ok(&[
+        "tasks",
+        "import-levels",
+        s(&phyq_templates()),
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        text.starts_with("imported 75 levels (75 templates) into "),
+        "{text}"
+    );
+    let set = phyq::LevelSet::read(&out).unwrap();
+    assert_eq!(set.entries().len(), 75);
+    assert_eq!(set.entries()[0].id.to_string(), "phyq:1_1_1:00001");
+    // The same input, the same bytes.
+    let again = dir.path().join("again.json");
+    ok(&[
+        "tasks",
+        "import-levels",
+        s(&phyq_templates()),
+        "--out",
+        s(&again),
+    ]);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+}
+
+#[test]
+fn tasks_import_levels_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("levels.json");
+    let hostile = dir.path().join("lol.xml");
+    std::fs::write(
+        &hostile,
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE l [<!ENTITY a \"aaaa\">]>\n<Level/>\n",
+    )
+    .unwrap();
+    let err = fails(&["tasks", "import-levels", s(&hostile), "--out", s(&out)]);
+    assert!(
+        err.contains("lol.xml") && err.contains("line 2") && err.contains("DTD"),
+        "{err}"
+    );
+    let missing = dir.path().join("no-such-folder");
+    let err = fails(&["tasks", "import-levels", s(&missing), "--out", s(&out)]);
+    assert!(err.contains("no-such-folder"), "{err}");
+    assert!(!out.exists());
+    fails(&["tasks", "import-levels", "--out", s(&out)]);
+}
