@@ -5,7 +5,6 @@ use crate::level::{Level, LevelError};
 use crate::number::short;
 use crate::xml::{read_level_file, XmlError};
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -26,8 +25,9 @@ const MAX_NAME_LEN: usize = 100;
 /// A level's id. A file named `L_C_K_N.xml` (a Phy-Q template `L_C_K_1.xml`, or a generated
 /// task `L_CC_KK_NNNNN.xml`) gets `phyq:L_C_K:NNNNN` (numbers without padding, the index in 5
 /// digits); any other file gets `phyq:` and its file stem. Ids sort by the numbers, coded ones
-/// first, then by name (bytes).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// first, then by name (bytes): the derived order, by variant and then field, in the order
+/// they are declared.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LevelId {
     Coded {
         level: u32,
@@ -79,30 +79,6 @@ impl LevelId {
                 short(name)
             ))
         }
-    }
-
-    fn sort_key(&self) -> (u8, [u32; 4], &str) {
-        match self {
-            LevelId::Coded {
-                level,
-                capability,
-                template,
-                index,
-            } => (0, [*level, *capability, *template, *index], ""),
-            LevelId::Named(n) => (1, [0; 4], n.as_str()),
-        }
-    }
-}
-
-impl Ord for LevelId {
-    fn cmp(&self, other: &LevelId) -> Ordering {
-        self.sort_key().cmp(&other.sort_key())
-    }
-}
-
-impl PartialOrd for LevelId {
-    fn partial_cmp(&self, other: &LevelId) -> Option<Ordering> {
-        Some(self.cmp(other))
     }
 }
 

@@ -92,3 +92,29 @@ fn level_set_file_errors() {
     assert!(bad("{}").contains("not a level-set file"));
     assert!(bad("[").contains("not a level-set file"));
 }
+
+#[test]
+fn ids_sort_by_their_numbers_coded_before_named() {
+    let id = |name: &str| LevelId::from_file_name(name).unwrap();
+    let mut ids = vec![
+        id("zeta.xml"),
+        id("3_9_2_10.xml"),
+        id("3_10_1_1.xml"),
+        id("alpha.xml"),
+        id("3_9_2_9.xml"),
+        id("1_1_1_1.xml"),
+    ];
+    ids.sort();
+    let shown: Vec<String> = ids.iter().map(LevelId::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "phyq:1_1_1:00001",
+            "phyq:3_9_2:00009",
+            "phyq:3_9_2:00010",
+            "phyq:3_10_1:00001",
+            "phyq:alpha",
+            "phyq:zeta",
+        ]
+    );
+}
