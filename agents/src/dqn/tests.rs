@@ -11,34 +11,27 @@ use std::sync::Arc;
 
 const SIZE: usize = 16;
 
+/// The CPU preset made small enough for synthetic 16×16 scenes and seconds of training: two
+/// stages, a narrow action MLP, no coordinate or ball planes, one action per scene.
 fn tiny_config(seed: u64, updates: usize) -> TrainConfig {
+    let cpu = TrainConfig::preset(Profile::Cpu, 3, seed);
     TrainConfig {
-        profile: Profile::Cpu,
         net: NetConfig {
             obs_size: SIZE,
-            stem_kernel: 3,
-            stem_pool: false,
             widths: vec![8, 16],
-            blocks: 1,
-            action_dim: 3,
             action_hidden: 16,
             coord_planes: false,
             ball_plane: false,
-            action_fourier: 0,
-            fused_stages: 1,
+            ..cpu.net
         },
         updates,
         batch: 32,
         lr: 3e-3,
-        weight_decay: 0.0,
-        balanced: true,
         actions_per_scene: 1,
-        near_misses: 0,
-        mirror: false,
-        seed,
         online_updates: 1,
         online_lr: 1e-4,
         mirror_ranking: false,
+        ..cpu
     }
 }
 
