@@ -9,8 +9,10 @@
 //! see docs/audit.md).
 
 use anyhow::{Context, Result};
+use derive_more::Add;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::ops::Add;
 use std::time::Instant;
 use tasks::rng::stream_of;
 use tasks::{sample_action, validate_action, SimOptions, Status, Task, TaskScene, TaskSet, Tier};
@@ -164,8 +166,8 @@ fn hex_u64<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{v:016x}"))
 }
 
-/// Counts and CPU nanoseconds of a workload.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+/// Counts and CPU nanoseconds of a workload; adding two adds each count.
+#[derive(Clone, Copy, Debug, Default, Serialize, Add)]
 pub struct Totals {
     pub calls: u64,
     pub valid: u64,
@@ -179,22 +181,20 @@ pub struct Totals {
     /// XOR of the valid calls' final hashes (order-free, blind to invalid rows and to a pair of
     /// equal changes: kept for continuity with older records; [`WorkloadReport::row_chain`] is the
     /// check).
-    pub hash_xor: u64,
+    pub hash_xor: XorFold,
 }
 
-impl Totals {
-    fn add(mut self, o: Totals) -> Totals {
-        self.calls += o.calls;
-        self.valid += o.valid;
-        self.invalid += o.invalid;
-        self.solved += o.solved;
-        self.steps_stepped += o.steps_stepped;
-        self.steps_covered += o.steps_covered;
-        self.solved_steps += o.solved_steps;
-        self.cpu_valid_ns += o.cpu_valid_ns;
-        self.cpu_invalid_ns += o.cpu_invalid_ns;
-        self.hash_xor ^= o.hash_xor;
-        self
+/// Hashes folded by XOR (serialized as the number): adding two folds XORs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct XorFold(pub u64);
+
+impl Add for XorFold {
+    type Output = XorFold;
+    // XOR is how two folds combine (so that `Totals` sums field by field); not a slip for `+`.
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn add(self, o: XorFold) -> XorFold {
+        XorFold(self.0 ^ o.0)
     }
 }
 
@@ -304,7 +304,7 @@ pub fn random_workload(
                                 t.solved += 1;
                                 t.solved_steps += o.steps as u64;
                             }
-                            t.hash_xor ^= o.final_hash;
+                            t.hash_xor.0 ^= o.final_hash;
                         }
                     }
                 }
@@ -315,7 +315,7 @@ pub fn random_workload(
     // In task order, whatever the thread count.
     let totals = per_task
         .iter()
-        .fold(Totals::default(), |acc, (t, _)| acc.add(*t));
+        .fold(Totals::default(), |acc, (t, _)| acc + *t);
     let chains = Chains::of_tasks(per_task.iter().map(|(_, c)| c));
     let wall = start.elapsed().as_secs_f64();
     let process_cpu = process_cpu_ns().saturating_sub(cpu0) as f64 * 1e-9;

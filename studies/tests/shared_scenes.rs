@@ -6,13 +6,14 @@
 //! impulses and creation number) — in full and in status-only runs; and that the recording was
 //! really used for a large share of the steps, so that the comparison tested the merge.
 
+mod common;
+
+use common::{random_actions, two_tasks_per_template, witnessed_actions};
+use derive_more::{Add, Sum};
 use rayon::prelude::*;
-use studies::witness::parse_witnesses;
-use tasks::{sample_action, simulate, validate_action, SimOptions, Task, TaskScene, TaskSet};
+use tasks::{simulate, validate_action, SimOptions, TaskScene, TaskSet};
 
-const WITNESSES: &str = include_str!("../data/witnesses.csv");
-
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, Add, Sum)]
 struct Tally {
     runs: u64,
     solved: u64,
@@ -24,15 +25,6 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(mut self, o: Tally) -> Tally {
-        self.runs += o.runs;
-        self.solved += o.solved;
-        self.steps += o.steps;
-        self.shared_steps += o.shared_steps;
-        self.merged += o.merged;
-        self
-    }
-
     /// At least half of the runs merged (a ball met a moving scene body, or all came to rest),
     /// so the comparison covered the merge, not only the recording.
     fn assert_most_merged(&self) {
@@ -73,26 +65,17 @@ fn compare(scene: &TaskScene, action: &[f64]) -> Tally {
 #[test]
 fn shared_scenes_give_the_plain_run_on_random_actions() {
     let set = TaskSet::builtin();
-    let tasks: Vec<&Task> = set
-        .templates()
-        .into_iter()
-        .flat_map(|t| set.template(t).iter().take(2))
-        .collect();
-    assert_eq!(tasks.len(), 100, "two tasks of each of the 50 templates");
-    let t = tasks
+    let t: Tally = two_tasks_per_template(set)
         .par_iter()
         .enumerate()
         .map(|(k, task)| {
             let scene = TaskScene::new(task);
-            let mut index = 0;
-            let mut tally = Tally::default();
-            for _ in 0..24 {
-                let a = sample_action(task.tier(), 0x5ce7e, k as u64, &mut index);
-                tally = tally.add(compare(&scene, &a));
-            }
-            tally
+            random_actions(task.tier(), 0x5ce7e, k as u64)
+                .take(24)
+                .map(|a| compare(&scene, &a))
+                .sum()
         })
-        .reduce(Tally::default, Tally::add);
+        .sum();
     assert!(t.runs >= 1200, "only {} valid runs", t.runs);
     // The recording stood in for the scene in a large share of the steps, and most runs still
     // merged (their balls met a moving body), so both halves of the path were compared.
@@ -108,17 +91,11 @@ fn shared_scenes_give_the_plain_run_on_random_actions() {
 #[test]
 fn shared_scenes_give_the_plain_run_on_solving_actions() {
     let set = TaskSet::builtin();
-    let rows = parse_witnesses(WITNESSES).expect("the committed witness file parses");
     // Every 10th witness: 500 solving actions over all templates.
-    let t = rows
+    let t: Tally = witnessed_actions(set, 10)
         .par_iter()
-        .step_by(10)
-        .filter(|r| r.found)
-        .map(|r| {
-            let task = set.lookup(&r.task_id).expect("known task");
-            compare(&TaskScene::new(task), &r.action)
-        })
-        .reduce(Tally::default, Tally::add);
+        .map(|(task, action)| compare(&TaskScene::new(task), action))
+        .sum();
     assert!(
         t.runs >= 490 && t.solved == t.runs,
         "{} runs, {} solved",
@@ -133,13 +110,9 @@ fn shared_scenes_decline_hash_chains_and_fall_back_to_the_plain_run() {
     let set = TaskSet::builtin();
     let task = &set.template(set.templates()[0])[0];
     let scene = TaskScene::new(task);
-    let mut index = 0;
-    let valid = loop {
-        let a = sample_action(task.tier(), 7, 0, &mut index);
-        if let Ok(v) = validate_action(task, task.tier(), &a) {
-            break v;
-        }
-    };
+    let valid = random_actions(task.tier(), 7, 0)
+        .find_map(|a| validate_action(task, task.tier(), &a).ok())
+        .expect("random actions go on until one is valid");
     let opts = SimOptions {
         chain_hashes: true,
         ..SimOptions::default()

@@ -5,16 +5,17 @@
 //! give the not-solved exits; the committed witnesses give solved runs, many of which come to
 //! rest while the goal holds (the at-rest exit).
 
-use rayon::prelude::*;
-use studies::witness::parse_witnesses;
-use tasks::{sample_action, simulate, validate_action, Outcome, SimOptions, Task, TaskSet};
+mod common;
 
-const WITNESSES: &str = include_str!("../data/witnesses.csv");
+use common::{random_actions, two_tasks_per_template, witnessed_actions};
+use derive_more::{Add, Sum};
+use rayon::prelude::*;
+use tasks::{simulate, validate_action, Outcome, SimOptions, Task, TaskSet};
 
 const STATUS_ONLY: SimOptions = SimOptions::STATUS_ONLY;
 
 /// What the two runs of one action showed.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, Add, Sum)]
 struct Tally {
     runs: u64,
     solved: u64,
@@ -24,18 +25,6 @@ struct Tally {
     rest_solved: u64,
     steps_full: u64,
     steps_status: u64,
-}
-
-impl Tally {
-    fn add(mut self, o: Tally) -> Tally {
-        self.runs += o.runs;
-        self.solved += o.solved;
-        self.shorter_not_solved += o.shorter_not_solved;
-        self.rest_solved += o.rest_solved;
-        self.steps_full += o.steps_full;
-        self.steps_status += o.steps_status;
-        self
-    }
 }
 
 /// Run `action` both ways and check the status-only outcome against the full one.
@@ -70,25 +59,16 @@ fn compare(task: &Task, action: &[f64]) -> Tally {
 #[test]
 fn status_only_keeps_status_and_solved_step_on_random_actions() {
     let set = TaskSet::builtin();
-    let tasks: Vec<&Task> = set
-        .templates()
-        .into_iter()
-        .flat_map(|t| set.template(t).iter().take(2))
-        .collect();
-    assert_eq!(tasks.len(), 100, "two tasks of each of the 50 templates");
-    let t = tasks
+    let t: Tally = two_tasks_per_template(set)
         .par_iter()
         .enumerate()
         .map(|(k, task)| {
-            let mut index = 0;
-            let mut tally = Tally::default();
-            for _ in 0..32 {
-                let a = sample_action(task.tier(), 0x57a7, k as u64, &mut index);
-                tally = tally.add(compare(task, &a));
-            }
-            tally
+            random_actions(task.tier(), 0x57a7, k as u64)
+                .take(32)
+                .map(|a| compare(task, &a))
+                .sum()
         })
-        .reduce(Tally::default, Tally::add);
+        .sum();
     // Enough valid runs, and the time exit was taken often (so the comparison tested it).
     assert!(t.runs >= 1500, "only {} valid runs", t.runs);
     assert!(
@@ -103,14 +83,11 @@ fn status_only_keeps_status_and_solved_step_on_random_actions() {
 #[test]
 fn status_only_keeps_status_and_solved_step_on_solving_actions() {
     let set = TaskSet::builtin();
-    let rows = parse_witnesses(WITNESSES).expect("the committed witness file parses");
     // Every 5th witness: 1,000 solving actions over all templates.
-    let t = rows
+    let t: Tally = witnessed_actions(set, 5)
         .par_iter()
-        .step_by(5)
-        .filter(|r| r.found)
-        .map(|r| compare(set.lookup(&r.task_id).expect("known task"), &r.action))
-        .reduce(Tally::default, Tally::add);
+        .map(|(task, action)| compare(task, action))
+        .sum();
     assert!(
         t.runs >= 990 && t.solved == t.runs,
         "{} runs, {} solved",

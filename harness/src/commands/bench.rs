@@ -82,7 +82,7 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
     writeln!(
         out,
         "row chain {:016x} (status chain {:016x}; final-hash xor {:016x})",
-        r.row_chain, r.status_chain, t.hash_xor
+        r.row_chain, r.status_chain, t.hash_xor.0
     )?;
     writeln!(
         out,

@@ -23,10 +23,12 @@ use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::{check_templates, tasks_fingerprint};
 use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use anyhow::{bail, Context, Result};
+use derive_more::AddAssign;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::ops::AddAssign;
 use std::path::{Path, PathBuf};
 use tasks::rng::fnv64;
 use tasks::{validate_action, Task, TaskId, TaskSet, Tier};
@@ -302,7 +304,8 @@ pub fn csv_bytes(job: &Job, states: &[WitnessState]) -> Result<Vec<u8>> {
 
 /// Per-template Markdown summary and the list of tasks without a witness.
 pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
-    #[derive(Default)]
+    /// A template's counts, or all templates'; adding two adds each count.
+    #[derive(Default, Clone, Copy, AddAssign)]
     struct Agg {
         tasks: u64,
         found: u64,
@@ -312,7 +315,15 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
         random: u64,
         refined: u64,
         sims: u64,
-        max_sims: u64,
+        max_sims: Max,
+    }
+    /// The most simulations of one task: adding one keeps the larger.
+    #[derive(Default, Clone, Copy)]
+    struct Max(u64);
+    impl AddAssign for Max {
+        fn add_assign(&mut self, o: Max) {
+            self.0 = self.0.max(o.0);
+        }
     }
     let mut by: BTreeMap<(String, String), Agg> = BTreeMap::new();
     let mut missing = Vec::new();
@@ -323,7 +334,7 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
             .or_default();
         a.tasks += 1;
         a.sims += s.simulations;
-        a.max_sims = a.max_sims.max(s.simulations);
+        a.max_sims += Max(s.simulations);
         if !s.found {
             missing.push(format!(
                 "| {} | {} | {} | {} |",
@@ -370,17 +381,9 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
             a.random,
             a.refined,
             a.sims as f64 / a.tasks.max(1) as f64,
-            a.max_sims
+            a.max_sims.0
         );
-        total.tasks += a.tasks;
-        total.found += a.found;
-        total.own_seed += a.own_seed;
-        total.template_seed += a.template_seed;
-        total.carried += a.carried;
-        total.random += a.random;
-        total.refined += a.refined;
-        total.sims += a.sims;
-        total.max_sims = total.max_sims.max(a.max_sims);
+        total += *a;
     }
     let _ = writeln!(
         out,
@@ -393,7 +396,7 @@ pub fn summary_markdown(job: &Job, states: &[WitnessState]) -> String {
         total.random,
         total.refined,
         total.sims as f64 / total.tasks.max(1) as f64,
-        total.max_sims
+        total.max_sims.0
     );
     if missing.is_empty() {
         out.push_str("\nEvery task has a witness.\n");
