@@ -13,7 +13,7 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -239,18 +239,17 @@ pub const COMMAND: &str = "diversity";
 impl Params {
     /// The canonical arguments of a run with these parameters.
     pub fn args(&self) -> Args {
-        let mut a = Args::new();
-        a.insert("tier".into(), self.tier.to_string());
-        a.insert("seed".into(), self.seed.to_string());
-        a.insert("samples".into(), self.samples.to_string());
-        a
+        shard::args([
+            ("tier", self.tier.to_string()),
+            ("seed", self.seed.to_string()),
+            ("samples", self.samples.to_string()),
+        ])
     }
 
     /// The parameters of [`Params::args`].
     pub fn from_args(a: &Args) -> Result<Params> {
-        let tier: String = arg(a, "tier")?;
         Ok(Params {
-            tier: Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?,
+            tier: tier_arg(a, "tier")?,
             seed: arg(a, "seed")?,
             samples: arg(a, "samples")?,
         })

@@ -5,10 +5,10 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
 use crate::stats::mean_and_sample_std;
 use agents::auccess::{auccess, success_curve, SolvedAt};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -192,19 +192,18 @@ pub const COMMAND: &str = "random-curve";
 impl Params {
     /// The canonical arguments of a run with these parameters.
     pub fn args(&self) -> Args {
-        let mut a = Args::new();
-        a.insert("tier".into(), self.tier.to_string());
-        a.insert("runs".into(), self.runs.to_string());
-        a.insert("attempts".into(), self.attempts.to_string());
-        a.insert("seed".into(), self.seed.to_string());
-        a
+        shard::args([
+            ("tier", self.tier.to_string()),
+            ("runs", self.runs.to_string()),
+            ("attempts", self.attempts.to_string()),
+            ("seed", self.seed.to_string()),
+        ])
     }
 
     /// The parameters of [`Params::args`].
     pub fn from_args(a: &Args) -> Result<Params> {
-        let tier: String = arg(a, "tier")?;
         Ok(Params {
-            tier: Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?,
+            tier: tier_arg(a, "tier")?,
             runs: arg(a, "runs")?,
             attempts: arg(a, "attempts")?,
             seed: arg(a, "seed")?,

@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tasks::Tier;
 
 /// Part files.
 const PART: FileKind = FileKind {
@@ -410,6 +411,14 @@ impl<S> Merged<S> {
 /// Canonical arguments, built and read back by the studies.
 pub type Args = BTreeMap<String, String>;
 
+/// Canonical arguments from (name, value) pairs.
+pub fn args<const N: usize>(pairs: [(&str, String); N]) -> Args {
+    pairs
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect()
+}
+
 /// Argument `name` of a part, parsed.
 pub fn arg<T: std::str::FromStr>(args: &Args, name: &str) -> Result<T> {
     let v = args
@@ -418,6 +427,16 @@ pub fn arg<T: std::str::FromStr>(args: &Args, name: &str) -> Result<T> {
     v.parse()
         .ok()
         .with_context(|| format!("part file with a bad argument {name}={v:?}"))
+}
+
+/// A tier as a part file writes it (its `Display` form).
+pub fn parse_tier(text: &str) -> Result<Tier> {
+    Tier::parse(text).with_context(|| format!("part file with tier {text:?}"))
+}
+
+/// Argument `name` of a part, a tier.
+pub fn tier_arg(args: &Args, name: &str) -> Result<Tier> {
+    parse_tier(&arg::<String>(args, name)?)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 use crate::action_text;
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
 use crate::stats::{decide, Decision};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -101,24 +101,22 @@ impl Params {
     /// The canonical arguments of a run with these parameters (a sharded run's part records
     /// them; floats in Rust's round-trip form).
     pub fn args(&self) -> Args {
-        let mut a = Args::new();
-        a.insert("tier".into(), self.tier.to_string());
-        a.insert("p0".into(), format!("{:?}", self.p0));
-        a.insert("alpha".into(), format!("{:?}", self.alpha));
-        a.insert("min_valid".into(), self.min_valid.to_string());
-        a.insert("min_solutions".into(), self.min_solutions.to_string());
-        a.insert("max_valid".into(), self.max_valid.to_string());
-        a.insert("batch".into(), self.batch.to_string());
-        a.insert("seed".into(), self.seed.to_string());
-        a
+        shard::args([
+            ("tier", self.tier.to_string()),
+            ("p0", format!("{:?}", self.p0)),
+            ("alpha", format!("{:?}", self.alpha)),
+            ("min_valid", self.min_valid.to_string()),
+            ("min_solutions", self.min_solutions.to_string()),
+            ("max_valid", self.max_valid.to_string()),
+            ("batch", self.batch.to_string()),
+            ("seed", self.seed.to_string()),
+        ])
     }
 
     /// The parameters of [`Params::args`].
     pub fn from_args(a: &Args) -> Result<Params> {
-        let tier: String = arg(a, "tier")?;
-        let tier = Tier::parse(&tier).with_context(|| format!("part file with tier {tier:?}"))?;
         Params::new(
-            tier,
+            tier_arg(a, "tier")?,
             Some(arg(a, "p0")?),
             arg(a, "alpha")?,
             arg(a, "min_valid")?,

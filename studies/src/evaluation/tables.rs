@@ -4,9 +4,9 @@
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, parse_tier, Merged, Part, Shard};
 use agents::ActionSet;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tasks::{Setup, Task, TaskSet, Tier};
@@ -168,11 +168,12 @@ pub fn table_shard(
     cfg: &RunConfig,
 ) -> Result<Part<Row>> {
     let job = tables(set, tiers, actions, seed)?;
-    let mut args = Args::new();
     let names: Vec<String> = tiers.iter().map(|t| t.to_string()).collect();
-    args.insert("tiers".into(), names.join(","));
-    args.insert("actions".into(), actions.to_string());
-    args.insert("seed".into(), seed.to_string());
+    let args = shard::args([
+        ("tiers", names.join(",")),
+        ("actions", actions.to_string()),
+        ("seed", seed.to_string()),
+    ]);
     let ids: Vec<&Task> = job.jobs.iter().flat_map(|j| j.tasks.clone()).collect();
     shard::run_shard(&job, TABLES_COMMAND, args, &ids, shard, cfg)
 }
@@ -189,10 +190,7 @@ pub fn merge_tables(
 ) -> Result<Vec<PathBuf>> {
     let merged = Merged::new(parts);
     let tiers: String = arg(merged.args(), "tiers")?;
-    let tiers: Vec<Tier> = tiers
-        .split(',')
-        .map(|t| Tier::parse(t).with_context(|| format!("part file with tier {t:?}")))
-        .collect::<Result<_>>()?;
+    let tiers: Vec<Tier> = tiers.split(',').map(parse_tier).collect::<Result<_>>()?;
     let job = tables(
         set,
         &tiers,

@@ -20,7 +20,7 @@ pub use report::{
 
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, Merged, Part, Shard};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -313,13 +313,11 @@ pub fn run_shard(
     let reference = source.read()?;
     let plan = plan(task_set, &reference, params)?;
     let all: Vec<&tasks::Task> = task_set.tasks().iter().collect();
-    let mut args = Args::new();
-    args.insert("reference".into(), source.arg()?);
-    args.insert("random_per_task".into(), params.random_per_task.to_string());
-    args.insert(
-        "random_per_task_2b".into(),
-        params.random_per_task_2b.to_string(),
-    );
+    let args = shard::args([
+        ("reference", source.arg()?),
+        ("random_per_task", params.random_per_task.to_string()),
+        ("random_per_task_2b", params.random_per_task_2b.to_string()),
+    ]);
     shard::run_shard(
         &job(task_set.tasks(), &plan, params),
         COMMAND,

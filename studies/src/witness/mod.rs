@@ -21,7 +21,7 @@ use crate::action_text;
 use crate::parity::{builtin_reference, parse_reference, RowKind};
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::{check_templates, tasks_fingerprint};
-use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use crate::shard::{self, arg, parse_tier, Args, Merged, Part, Shard};
 use anyhow::{bail, Context, Result};
 use derive_more::AddAssign;
 use rayon::prelude::*;
@@ -653,19 +653,7 @@ pub const COMMAND: &str = "witness";
 /// The canonical arguments of a witness run: the parameters, each task's tier and, for a
 /// `--retry`, the file (absolute path and a hash of its text, checked again by the merge).
 fn witness_args(tasks: &[(&Task, Tier)], params: &Params, retry: Option<&Path>) -> Result<Args> {
-    let mut a = Args::new();
-    a.insert(
-        "tier".into(),
-        params.tier.map_or(String::new(), |t| t.to_string()),
-    );
-    a.insert(
-        "budget".into(),
-        params.budget.map_or(String::new(), |b| b.to_string()),
-    );
-    a.insert("seed".into(), params.seed.to_string());
-    a.insert("no_seeds".into(), params.no_seeds.to_string());
     let tiers: Vec<String> = tasks.iter().map(|(_, t)| t.to_string()).collect();
-    a.insert("tiers".into(), tiers.join(","));
     let (file, hash) = match retry {
         None => (String::new(), String::new()),
         Some(p) => {
@@ -676,9 +664,18 @@ fn witness_args(tasks: &[(&Task, Tier)], params: &Params, retry: Option<&Path>) 
             (abs.display().to_string(), format!("{:016x}", fnv64(&text)))
         }
     };
-    a.insert("retry".into(), file);
-    a.insert("retry_hash".into(), hash);
-    Ok(a)
+    Ok(shard::args([
+        ("tier", params.tier.map_or(String::new(), |t| t.to_string())),
+        (
+            "budget",
+            params.budget.map_or(String::new(), |b| b.to_string()),
+        ),
+        ("seed", params.seed.to_string()),
+        ("no_seeds", params.no_seeds.to_string()),
+        ("tiers", tiers.join(",")),
+        ("retry", file),
+        ("retry_hash", hash),
+    ]))
 }
 
 /// Run shard `shard` of a search (the arguments of [`search()`], and the `--retry` file if any).
@@ -712,10 +709,7 @@ pub fn merge(
         let v: String = arg(&run.args, name)?;
         Ok((!v.is_empty()).then_some(v))
     };
-    let tier = match opt("tier")? {
-        Some(t) => Some(Tier::parse(&t).with_context(|| format!("part file with tier {t:?}"))?),
-        None => None,
-    };
+    let tier = opt("tier")?.as_deref().map(parse_tier).transpose()?;
     let budget = match opt("budget")? {
         Some(b) => Some(b.parse().context("part file with a bad budget")?),
         None => None,
@@ -744,7 +738,7 @@ pub fn merge(
             let tiers: Vec<Tier> = tiers
                 .split(',')
                 .filter(|t| !t.is_empty())
-                .map(|t| Tier::parse(t).with_context(|| format!("part file with tier {t:?}")))
+                .map(parse_tier)
                 .collect::<Result<_>>()?;
             let tasks = merged.tasks(set)?;
             if tiers.len() != tasks.len() {
