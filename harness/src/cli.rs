@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use studies::shard::Shard;
+use studies::solvability::Request;
 use tasks::Tier;
 
 const MAIN_EXAMPLES: &str = "\
@@ -668,20 +669,20 @@ pub struct SolvabilityArgs {
     #[arg(long)]
     pub p0: Option<f64>,
     /// Significance level of both tests.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = Request::DEFAULT_ALPHA)]
     pub alpha: f64,
     /// Valid actions to try before a task may stop.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = Request::DEFAULT_MIN_VALID)]
     pub min_valid: u64,
     /// Stable solutions needed to call a task solvable.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = Request::DEFAULT_MIN_SOLUTIONS)]
     pub min_solutions: u64,
     /// Most valid actions per task (default 2/p0: 200000 for ball, 2000000 for two_balls,
     /// enough to decide unsolvable with no solution).
     #[arg(long, value_name = "N")]
     pub max_valid: Option<u64>,
     /// Valid actions per batch (the tests are evaluated after each batch).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = Request::DEFAULT_BATCH)]
     pub batch: u64,
     /// Random seed.
     #[arg(long, default_value_t = 0)]

@@ -105,8 +105,8 @@ fn solvability<'py>(
     part: Option<PathBuf>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let t = tier(tier_name)?;
-    let params = studies::solvability::Params::new(
-        t,
+    let request = studies::solvability::Request {
+        tier: t,
         p0,
         alpha,
         min_valid,
@@ -114,8 +114,8 @@ fn solvability<'py>(
         max_valid,
         batch,
         seed,
-    )
-    .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    };
+    let params = request.params().map_err(bad_input)?;
     let tasks = select(task_ids, t)?;
     let cfg = config(num_threads, checkpoint, resume)?;
     if let Some((shard, path)) = shard_and_part(shard, part)? {

@@ -47,21 +47,60 @@ pub struct Params {
     pub seed: u64,
 }
 
-impl Params {
-    /// Check the parameters; `p0` and `max_valid` default to the tier's (p0 1e-5 for ball and
+/// A solvability run as a user asks for it (the command line, the Python package): `p0` and
+/// `max_valid` may be left to the tier's defaults, and [`Request::params`] checks it.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub tier: Tier,
+    /// Null solution rate (default 1e-5 for ball, 1e-6 for two balls).
+    pub p0: Option<f64>,
+    /// Significance level of both tests.
+    pub alpha: f64,
+    /// Valid actions to try before a task may stop.
+    pub min_valid: u64,
+    /// Stable solutions needed to call a task solvable.
+    pub min_solutions: u64,
+    /// Most valid actions per task (default 2/p0).
+    pub max_valid: Option<u64>,
+    /// Valid actions per batch (the tests are evaluated after each batch).
+    pub batch: u64,
+    pub seed: u64,
+}
+
+impl Request {
+    /// The defaults of `rephyre solvability` and `rephyre.studies.solvability`.
+    pub const DEFAULT_ALPHA: f64 = 0.05;
+    pub const DEFAULT_MIN_VALID: u64 = 10_000;
+    pub const DEFAULT_MIN_SOLUTIONS: u64 = 3;
+    pub const DEFAULT_BATCH: u64 = 1000;
+
+    /// A run on `tier` with every default.
+    pub fn new(tier: Tier) -> Request {
+        Request {
+            tier,
+            p0: None,
+            alpha: Request::DEFAULT_ALPHA,
+            min_valid: Request::DEFAULT_MIN_VALID,
+            min_solutions: Request::DEFAULT_MIN_SOLUTIONS,
+            max_valid: None,
+            batch: Request::DEFAULT_BATCH,
+            seed: 0,
+        }
+    }
+
+    /// The checked parameters; `p0` and `max_valid` default to the tier's (p0 1e-5 for ball and
     /// 1e-6 for two balls, at most 2/p0 valid actions).
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        tier: Tier,
-        p0: Option<f64>,
-        alpha: f64,
-        min_valid: u64,
-        min_solutions: u64,
-        max_valid: Option<u64>,
-        batch: u64,
-        seed: u64,
-    ) -> Result<Params> {
-        let p0 = p0.unwrap_or(match tier {
+    pub fn params(&self) -> Result<Params> {
+        let Request {
+            tier,
+            alpha,
+            min_valid,
+            min_solutions,
+            batch,
+            seed,
+            ..
+        } = *self;
+        let p0 = self.p0.unwrap_or(match tier {
             Tier::Ball => 1e-5,
             Tier::TwoBalls => 1e-6,
         });
@@ -71,7 +110,7 @@ impl Params {
         if !(alpha > 0.0 && alpha < 1.0) {
             bail!("--alpha must be in (0, 1), got {alpha}");
         }
-        let max_valid = match max_valid {
+        let max_valid = match self.max_valid {
             Some(m) => m,
             None => (2.0 / p0).round().min(1e15) as u64,
         };
@@ -115,16 +154,17 @@ impl Params {
 
     /// The parameters of [`Params::args`].
     pub fn from_args(a: &Args) -> Result<Params> {
-        Params::new(
-            tier_arg(a, "tier")?,
-            Some(arg(a, "p0")?),
-            arg(a, "alpha")?,
-            arg(a, "min_valid")?,
-            arg(a, "min_solutions")?,
-            Some(arg(a, "max_valid")?),
-            arg(a, "batch")?,
-            arg(a, "seed")?,
-        )
+        Request {
+            tier: tier_arg(a, "tier")?,
+            p0: Some(arg(a, "p0")?),
+            alpha: arg(a, "alpha")?,
+            min_valid: arg(a, "min_valid")?,
+            min_solutions: arg(a, "min_solutions")?,
+            max_valid: Some(arg(a, "max_valid")?),
+            batch: arg(a, "batch")?,
+            seed: arg(a, "seed")?,
+        }
+        .params()
     }
 }
 
@@ -636,16 +676,16 @@ mod tests {
                 .map(|p| p[1].to_string())
         };
         let tier = Tier::parse(&value("--tier").unwrap_or("ball".into())).unwrap();
-        Params::new(
-            tier,
-            value("--p0").map(|v| v.parse().unwrap()),
-            0.05,
-            value("--min-valid").map_or(10_000, |v| v.parse().unwrap()),
-            3,
-            value("--max-valid").map(|v| v.parse().unwrap()),
-            value("--batch").map_or(1_000, |v| v.parse().unwrap()),
-            0,
-        )
+        let mut request = Request::new(tier);
+        request.p0 = value("--p0").map(|v| v.parse().unwrap());
+        request.max_valid = value("--max-valid").map(|v| v.parse().unwrap());
+        if let Some(v) = value("--min-valid") {
+            request.min_valid = v.parse().unwrap();
+        }
+        if let Some(v) = value("--batch") {
+            request.batch = v.parse().unwrap();
+        }
+        request.params()
     }
 
     #[test]

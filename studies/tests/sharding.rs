@@ -22,7 +22,7 @@ fn cfg(threads: usize) -> RunConfig {
 const SOLV_TASKS: [&str; 4] = ["00000:000", "00001:003", "00002:007", "00004:063"];
 
 fn solv_params() -> solvability::Params {
-    solvability::Params::new(Tier::Ball, None, 0.05, 40, 3, Some(120), 40, 0).unwrap()
+    small_solvability(40, 120, 40)
 }
 
 fn solv_bytes(params: &solvability::Params, rows: &[solvability::Row]) -> (Vec<u8>, String) {
@@ -111,9 +111,7 @@ fn merge_error(paths: &[PathBuf]) -> String {
 fn bad_part_sets_are_refused_with_the_part_named() {
     let dir = tempfile::tempdir().unwrap();
     let few = &SOLV_TASKS[..2];
-    let p = |min_valid| {
-        solvability::Params::new(Tier::Ball, None, 0.05, min_valid, 3, Some(60), 20, 0).unwrap()
-    };
+    let p = |min_valid| small_solvability(min_valid, 60, 20);
     let run = |params: solvability::Params, name: &str, n: u32| {
         write_shards(dir.path(), name, n, |shard| {
             solvability::run_shard(tasks(few), params.clone(), shard, &cfg(1)).unwrap()
@@ -193,4 +191,11 @@ fn bad_part_sets_are_refused_with_the_part_named() {
     );
     // The good set still merges.
     assert!(read_parts::<solvability::TaskState>(&three).is_ok());
+}
+
+/// Solvability on the ball tier with the defaults but for these sizes.
+fn small_solvability(min_valid: u64, max_valid: u64, batch: u64) -> solvability::Params {
+    let mut request = solvability::Request::new(Tier::Ball);
+    (request.min_valid, request.max_valid, request.batch) = (min_valid, Some(max_valid), batch);
+    request.params().unwrap()
 }

@@ -9,19 +9,20 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::shard::read_parts;
-use studies::solvability::{csv_bytes, summary_markdown, Params, Row};
+use studies::solvability::{csv_bytes, summary_markdown, Params, Request, Row};
 
 pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
-    let params = Params::new(
-        a.tier,
-        a.p0,
-        a.alpha,
-        a.min_valid,
-        a.min_solutions,
-        a.max_valid,
-        a.batch,
-        a.seed,
-    )?;
+    let params = Request {
+        tier: a.tier,
+        p0: a.p0,
+        alpha: a.alpha,
+        min_valid: a.min_valid,
+        min_solutions: a.min_solutions,
+        max_valid: a.max_valid,
+        batch: a.batch,
+        seed: a.seed,
+    }
+    .params()?;
     let cfg = ctx.run_config(&a.ckpt)?;
     if a.ckpt.shard.is_some() {
         super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
