@@ -7,11 +7,14 @@
 //!   their encodings; hostile input refused in bounded time and memory);
 //! * [`templates`]: the 75 Phy-Q templates and their table;
 //! * [`levelset`]: level sets, their import from XML files and folders, and the level-set file
-//!   (`phyq/FORMAT.md`).
+//!   (`phyq/FORMAT.md`);
+//! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
+//!   tier).
 //!
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
 
 pub mod catalogue;
+pub mod generator;
 pub mod level;
 pub mod levelset;
 pub mod number;

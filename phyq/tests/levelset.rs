@@ -96,7 +96,7 @@ fn level_set_file_errors() {
 #[test]
 fn ids_sort_by_their_numbers_coded_before_named() {
     let id = |name: &str| LevelId::from_file_name(name).unwrap();
-    let mut ids = vec![
+    let mut ids = [
         id("zeta.xml"),
         id("3_9_2_10.xml"),
         id("3_10_1_1.xml"),
