@@ -193,7 +193,7 @@ fn find_anchor(
     };
     let pick = match rule.anchor {
         Anchor::Point { .. } => return Ok(None),
-        Anchor::Pig => Pick::HighestX, // unused: the first pig
+        Anchor::Pig => Pick::First,
         Anchor::Block { pick, .. } | Anchor::Platform { pick } => pick,
     };
     let found: Vec<usize> = (0..level.objects.len())
@@ -209,9 +209,9 @@ fn find_anchor(
                 _ => Some(i),
             })
     };
-    let chosen = match (rule.anchor, pick) {
-        (Anchor::Pig, _) => found.first().copied(),
-        (_, Pick::Only) => {
+    let chosen = match pick {
+        Pick::First => found.first().copied(),
+        Pick::Only => {
             if found.len() != 1 {
                 return Err(rule_error(
                     code,
@@ -220,9 +220,9 @@ fn find_anchor(
             }
             found.first().copied()
         }
-        (_, Pick::HighestY) => best(&|i| pos[i].1),
-        (_, Pick::LowestY) => best(&|i| -pos[i].1),
-        (_, Pick::HighestX) => best(&|i| pos[i].0),
+        Pick::HighestY => best(&|i| pos[i].1),
+        Pick::LowestY => best(&|i| -pos[i].1),
+        Pick::HighestX => best(&|i| pos[i].0),
     };
     chosen
         .map(Some)

@@ -51,6 +51,8 @@ impl Range {
 /// Which object of a kind, when a template has several.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pick {
+    /// The first in document order.
+    First,
     /// The template has exactly one.
     Only,
     HighestY,
