@@ -484,6 +484,8 @@ EXAMPLES:
   rephyre tasks list
   rephyre tasks list --tier two_balls
   rephyre tasks list --template 00013
+  rephyre tasks list --tier phyq
+  rephyre tasks list --tier phyq --template 1.1
   rephyre --tasks mine.rpts tasks list";
 
 const TASKS_SHOW_EXAMPLES: &str = "\
@@ -506,13 +508,16 @@ any other file phyq:STEM. The level-set file's format: phyq/FORMAT.md.";
 
 #[derive(Debug, Subcommand)]
 pub enum TasksCommand {
-    /// One line per task: id, tier, number of scene objects, description.
+    /// One line per task: id, tier, number of scene objects, description. With --tier phyq:
+    /// the Phy-Q tasks (id, scenario, template's paper number, number of objects).
     #[command(after_help = TASKS_LIST_EXAMPLES)]
     List {
-        /// Only tasks of this tier (ball or two_balls).
-        #[arg(long, value_parser = parse_tier)]
-        tier: Option<Tier>,
-        /// Only tasks of this template (e.g. 00013 or 13).
+        /// Only tasks of this tier: ball or two_balls (PHYRE), or phyq (the 7,500 generated
+        /// Phy-Q tasks).
+        #[arg(long, value_parser = parse_list_tier)]
+        tier: Option<ListTier>,
+        /// Only tasks of this template (e.g. 00013 or 13; with --tier phyq a code such as 1_1_4
+        /// or a paper number such as 1.1).
         #[arg(long, value_name = "T")]
         template: Option<String>,
     },
@@ -924,6 +929,22 @@ pub struct WitnessArgs {
 }
 
 /// Parse a tier name for clap.
+/// What `tasks list --tier` selects: a PHYRE tier, or the Phy-Q tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListTier {
+    Phyre(Tier),
+    Phyq,
+}
+
+pub fn parse_list_tier(s: &str) -> Result<ListTier, String> {
+    if s == "phyq" {
+        return Ok(ListTier::Phyq);
+    }
+    Tier::parse(s)
+        .map(ListTier::Phyre)
+        .ok_or_else(|| format!("unknown tier {s:?} (expected ball, two_balls or phyq)"))
+}
+
 pub fn parse_tier(s: &str) -> Result<Tier, String> {
     Tier::parse(s).ok_or_else(|| format!("unknown tier {s:?} (expected ball or two_balls)"))
 }

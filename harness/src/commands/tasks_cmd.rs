@@ -1,6 +1,6 @@
 //! `rephyre tasks list | show | import | import-levels | sheet`.
 
-use crate::cli::TasksCommand;
+use crate::cli::{ListTier, TasksCommand};
 use crate::context::Ctx;
 use crate::parse::{lookup, parse_template};
 use anyhow::{Context, Result};
@@ -10,33 +10,11 @@ use tasks::{Part, ShapeType, Task, TaskSet};
 
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
     match cmd {
-        TasksCommand::List { tier, template } => {
-            let template = template.as_deref().map(parse_template).transpose()?;
-            let set = ctx.task_set()?;
-            let mut out = std::io::stdout().lock();
-            for t in set.tasks() {
-                if tier.is_some_and(|tier| t.tier() != tier)
-                    || template.is_some_and(|n| t.id().template() != n)
-                {
-                    continue;
-                }
-                let objects = t
-                    .bodies()
-                    .iter()
-                    .filter(|b| b.shape_type != ShapeType::Undefined)
-                    .count();
-                writeln!(
-                    out,
-                    "{}\t{}\t{} objects\t{}",
-                    t.id(),
-                    t.tier(),
-                    objects,
-                    t.description()
-                )?;
-            }
-            out.flush()?;
-            Ok(())
-        }
+        TasksCommand::List { tier, template } => match tier {
+            Some(ListTier::Phyq) => list_phyq(template.as_deref()),
+            Some(ListTier::Phyre(t)) => list_phyre(ctx, Some(t), template.as_deref()),
+            None => list_phyre(ctx, None, template.as_deref()),
+        },
         TasksCommand::Show { id, png, scale } => {
             let set = ctx.task_set()?;
             let task = lookup(set, &id)?;
@@ -129,6 +107,67 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `tasks list` for PHYRE tasks: one line per task of the task set (id, tier, objects,
+/// description), optionally of one tier and one template.
+fn list_phyre(ctx: &Ctx, tier: Option<tasks::Tier>, template: Option<&str>) -> Result<()> {
+    let template = template.map(parse_template).transpose()?;
+    let set = ctx.task_set()?;
+    let mut out = std::io::stdout().lock();
+    for t in set.tasks() {
+        if tier.is_some_and(|tier| t.tier() != tier)
+            || template.is_some_and(|n| t.id().template() != n)
+        {
+            continue;
+        }
+        let objects = t
+            .bodies()
+            .iter()
+            .filter(|b| b.shape_type != ShapeType::Undefined)
+            .count();
+        writeln!(
+            out,
+            "{}\t{}\t{} objects\t{}",
+            t.id(),
+            t.tier(),
+            objects,
+            t.description()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `tasks list --tier phyq`: one line per built-in Phy-Q task (id, scenario, template's
+/// paper number, objects), optionally of one template (code or paper number).
+fn list_phyq(template: Option<&str>) -> Result<()> {
+    use phyq::generator::{builtin_tasks, template_of};
+    let only = match template {
+        Some(name) => Some(phyq::templates::find(name).ok_or_else(|| {
+            anyhow::anyhow!("no Phy-Q template {name:?} (use a code such as 1_1_4 or a paper number such as 1.1)")
+        })?),
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    for e in builtin_tasks().entries() {
+        let Some(t) = template_of(&e.id) else {
+            continue;
+        };
+        if only.is_some_and(|o| o.code != t.code) {
+            continue;
+        }
+        writeln!(
+            out,
+            "{}\tscenario {}\ttemplate {}\t{} objects",
+            e.id,
+            t.scenario,
+            t.paper,
+            e.level.objects.len()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn shape_name(s: ShapeType) -> &'static str {

@@ -33,6 +33,37 @@ fn tasks_list_filters() {
 }
 
 #[test]
+fn tasks_list_phyq_lists_the_generated_tasks() {
+    let all = ok(&["tasks", "list", "--tier", "phyq"]);
+    let lines: Vec<&str> = all.lines().collect();
+    assert_eq!(lines.len(), 7500);
+    // Sorted by id: template 1_1_1 (the paper's 1.4, scenario 1) first, one pig and up to 3
+    // distractors.
+    let first: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(
+        first[..3],
+        ["phyq:1_1_1:00001", "scenario 1", "template 1.4"]
+    );
+    assert!(first[3].ends_with(" objects"), "{}", lines[0]);
+    assert!(lines[99].starts_with("phyq:1_1_1:00100\t"));
+    assert!(lines[7499].starts_with("phyq:3_9_8:00100\tscenario 15\ttemplate 15.3\t"));
+    // One template, by paper number or by code: the same 100 lines.
+    let by_paper = ok(&["tasks", "list", "--tier", "phyq", "--template", "1.1"]);
+    assert_eq!(by_paper.lines().count(), 100);
+    assert!(by_paper.lines().all(|l| l.starts_with("phyq:1_1_4:")));
+    assert_eq!(
+        by_paper,
+        ok(&["tasks", "list", "--tier", "phyq", "--template", "1_1_4"])
+    );
+    // The same bytes every time.
+    assert_eq!(all, ok(&["tasks", "list", "--tier", "phyq"]));
+    let err = fails(&["tasks", "list", "--tier", "phyq", "--template", "9.9"]);
+    assert!(err.contains("9.9"), "{err}");
+    let err = fails(&["tasks", "list", "--tier", "phyz"]);
+    assert!(err.contains("phyq"), "{err}");
+}
+
+#[test]
 fn tasks_show_describes_a_task() {
     let out = ok(&["tasks", "show", "00100:000"]);
     assert!(out.contains("task:        00100:000"), "{out}");
