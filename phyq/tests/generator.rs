@@ -262,3 +262,22 @@ fn golden_hash_of_the_tier() {
     let golden = std::fs::read_to_string(&path).expect("the golden file (bless it first)");
     assert_eq!(golden, line, "run with REPHYRE_BLESS=1 to regenerate");
 }
+
+/// docs/phyq.md's table of the rules is the generated one (`REPHYRE_BLESS=1` rewrites it).
+#[test]
+fn docs_table_of_the_rules() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/phyq.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = (
+        "<!-- generator rules: begin -->\n",
+        "<!-- generator rules: end -->",
+    );
+    let a = doc.find(begin).expect("the begin marker") + begin.len();
+    let b = doc.find(end).expect("the end marker");
+    let table = rules::markdown_table();
+    if std::env::var_os("REPHYRE_BLESS").is_some() {
+        std::fs::write(&path, format!("{}{}{}", &doc[..a], table, &doc[b..])).unwrap();
+    } else {
+        assert_eq!(&doc[a..b], table, "run with REPHYRE_BLESS=1 to regenerate");
+    }
+}
