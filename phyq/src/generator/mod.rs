@@ -76,6 +76,14 @@ pub enum Reject {
     Unreachable,
 }
 
+/// A variation that passed the checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    pub level: Level,
+    /// Distractors left out for want of a clear place on the ground.
+    pub distractors_left_out: usize,
+}
+
 /// A task and how it was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
@@ -248,13 +256,14 @@ pub fn anchor(template: &Template) -> Result<(Option<usize>, (Coord, Coord)), Ge
     Ok((p.anchor_object, p.anchor))
 }
 
-/// One attempt: the variation it draws, or why it is refused. `Err` only for a broken rule.
+/// One attempt: the variation it draws, or why the checks refuse it. `Err` only for a bad
+/// index or a broken rule.
 pub fn variation(
     template: &Template,
     index: u32,
     seed: u64,
     attempt: u32,
-) -> Result<(Result<Level, Reject>, usize), GenError> {
+) -> Result<Result<Drawn, Reject>, GenError> {
     if !(1..=MAX_INDEX).contains(&index) {
         return Err(GenError::Index(index));
     }
@@ -289,12 +298,12 @@ pub fn variation(
         let (sx, sy) = shift(i);
         let b = p.boxes[i].shifted(sx, sy);
         if (sx, sy) != (0, 0) && !inside(p, b, p.boxes[i].y_lo) {
-            return Ok((Err(Reject::OutOfBounds { object: i }), 0));
+            return Ok(Err(Reject::OutOfBounds { object: i }));
         }
         boxes.push(b);
     }
     if p.rule.place.keeps_reachable() && !reach::reachable(nx, ny) {
-        return Ok((Err(Reject::Unreachable), 0));
+        return Ok(Err(Reject::Unreachable));
     }
     let mut added = Vec::new();
     for k in 0..distractors::COUNT {
@@ -302,7 +311,7 @@ pub fn variation(
             let b = distractors::bounds_of(&o)
                 .ok_or_else(|| rule_error(&p.code, "a distractor off the grid"))?;
             if !inside(p, b, distractors::GROUND) {
-                return Ok((Err(Reject::OutOfBounds { object: n + k }), 0));
+                return Ok(Err(Reject::OutOfBounds { object: n + k }));
             }
             boxes.push(b);
             added.push(o);
@@ -313,7 +322,7 @@ pub fn variation(
         for b in a + 1..boxes.len() {
             let before = a < n && b < n && p.overlapping[a * n + b];
             if !before && boxes[a].overlaps(&boxes[b]) {
-                return Ok((Err(Reject::Overlap { a, b }), left_out));
+                return Ok(Err(Reject::Overlap { a, b }));
             }
         }
     }
@@ -328,7 +337,10 @@ pub fn variation(
         }
     }
     level.objects.extend(added);
-    Ok((Ok(level), left_out))
+    Ok(Ok(Drawn {
+        level,
+        distractors_left_out: left_out,
+    }))
 }
 
 /// Whether a moved or added box is inside the level: within its width, its bottom no lower
@@ -349,15 +361,15 @@ pub fn regenerate(
     let to = from.saturating_add(MAX_ATTEMPTS);
     for attempt in from..to {
         match variation(template, index, seed, attempt)? {
-            (Ok(level), left_out) => {
+            Ok(d) => {
                 return Ok(Generated {
-                    level,
+                    level: d.level,
                     attempt,
                     refused,
-                    distractors_left_out: left_out,
+                    distractors_left_out: d.distractors_left_out,
                 })
             }
-            (Err(why), _) => refused.push(why),
+            Err(why) => refused.push(why),
         }
     }
     Err(GenError::Exhausted {
