@@ -14,6 +14,7 @@
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
 
 pub mod catalogue;
+pub mod decompose;
 pub mod generator;
 pub mod level;
 pub mod levelset;
