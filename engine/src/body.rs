@@ -43,10 +43,22 @@ pub struct BodyDef {
     pub restitution: Fixed,
     pub linear_velocity: Vec2,
     pub angular_velocity: Fixed,
+    /// Multiplies the world's gravity for this body (1: plain gravity, 0: none, negative: up).
+    pub gravity_scale: Fixed,
+    /// Linear damping (1/s, at least 0): the velocity is divided by `1 + dt · damping` every step.
+    pub linear_damping: Fixed,
+    /// Angular damping (1/s, at least 0), applied like the linear one.
+    pub angular_damping: Fixed,
+    /// A fast body that must not pass through dynamic bodies either: continuous collision takes
+    /// it against every other dynamic body, not only the static ones (see `continuous.rs`).
+    /// Only meaningful for dynamic bodies.
+    pub bullet: bool,
 }
 
 impl BodyDef {
-    /// A body with PHYRE's material (density 0.25, friction 0.5, restitution 0.2), at rest.
+    /// A body with PHYRE's material (density 0.25, friction 0.5, restitution 0.2), at rest,
+    /// with plain gravity (scale 1), the default damping ([`settings::LINEAR_DAMPING`],
+    /// [`settings::ANGULAR_DAMPING`]) and not a bullet.
     pub fn new(kind: BodyKind, position: Vec2, angle: Fixed, parts: Vec<Shape>) -> BodyDef {
         BodyDef {
             kind,
@@ -58,6 +70,10 @@ impl BodyDef {
             restitution: settings::RESTITUTION,
             linear_velocity: Vec2::ZERO,
             angular_velocity: Fixed::ZERO,
+            gravity_scale: Fixed::ONE,
+            linear_damping: settings::LINEAR_DAMPING,
+            angular_damping: settings::ANGULAR_DAMPING,
+            bullet: false,
         }
     }
 }
@@ -69,6 +85,14 @@ pub struct Body {
     pub(crate) parts: Vec<Shape>,
     pub(crate) friction: Fixed,
     pub(crate) restitution: Fixed,
+    pub(crate) gravity_scale: Fixed,
+    pub(crate) linear_damping: Fixed,
+    pub(crate) angular_damping: Fixed,
+    /// Continuous collision against dynamic bodies too (dynamic bodies only).
+    pub(crate) bullet: bool,
+    /// Taken out of the world ([`crate::World::remove_body`]): no parts in the broad phase, no
+    /// contacts, never awake; the slot keeps its id.
+    pub(crate) removed: bool,
     /// Transform of the body origin.
     pub(crate) xf: Transform,
     /// Centre of mass and angle: the integrated state.
@@ -181,6 +205,11 @@ impl Body {
             parts: def.parts.clone(),
             friction: def.friction,
             restitution: def.restitution,
+            gravity_scale: def.gravity_scale,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            bullet: def.bullet && def.kind == BodyKind::Dynamic,
+            removed: false,
             xf,
             sweep: Sweep {
                 local_center: center,
@@ -297,10 +326,42 @@ impl Body {
         self.inertia
     }
 
-    /// Dynamic and not asleep (static bodies are never awake).
+    /// Dynamic and not asleep (static and removed bodies are never awake).
     #[inline]
     pub fn is_awake(&self) -> bool {
         self.awake
+    }
+
+    /// The factor of the world's gravity this body feels ([`BodyDef::gravity_scale`]).
+    #[inline]
+    pub fn gravity_scale(&self) -> Fixed {
+        self.gravity_scale
+    }
+
+    /// Linear damping (1/s).
+    #[inline]
+    pub fn linear_damping(&self) -> Fixed {
+        self.linear_damping
+    }
+
+    /// Angular damping (1/s).
+    #[inline]
+    pub fn angular_damping(&self) -> Fixed {
+        self.angular_damping
+    }
+
+    /// Whether continuous collision takes this body against dynamic bodies too (always false
+    /// for static bodies).
+    #[inline]
+    pub fn is_bullet(&self) -> bool {
+        self.bullet
+    }
+
+    /// Whether the body was taken out of its world ([`crate::World::remove_body`]). A removed
+    /// body keeps its id and its last state, which no longer changes.
+    #[inline]
+    pub fn is_removed(&self) -> bool {
+        self.removed
     }
 
     /// The transform at the sweep's start (`c0`, `a0`).

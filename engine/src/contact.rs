@@ -8,6 +8,7 @@
 
 use crate::body::Body;
 use crate::collide::collide_shapes_placed;
+use crate::events::TouchChange;
 use crate::fixed::Fixed;
 use crate::manifold::Manifold;
 use crate::math::Transform;
@@ -66,10 +67,52 @@ pub(crate) struct ToiContact {
     /// A = the body's part, B = the static part.
     pub manifold: Manifold,
     pub part: usize,
+    /// The static body and its part.
+    pub static_part: (usize, usize),
     pub static_xf: Transform,
     pub static_radius: Fixed,
     pub friction: Fixed,
     pub restitution: Fixed,
+    /// What the sub-step's solve measured (for contact events).
+    pub measured: Measured,
+}
+
+/// What a continuous-collision sub-step measured of one of its contacts, for its begin event
+/// (`events.rs`): the normal (A to B), the approach speed along it before the velocity solve,
+/// and the normal impulse the solve applied.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Measured {
+    pub normal: crate::math::Vec2,
+    pub approach_speed: Fixed,
+    pub normal_impulse: Fixed,
+}
+
+/// The B side of a [`ToiPairContact`].
+#[derive(Clone, Debug)]
+pub(crate) enum ToiSide {
+    /// Part `.1` of body `.0` of the pair (0: the bullet, 1: the body it hit).
+    Body(usize, usize),
+    /// Part `part` of static body `body`, placed at `xf`, with its skin or circle radius.
+    Static {
+        body: usize,
+        part: usize,
+        xf: Transform,
+        radius: Fixed,
+    },
+}
+
+/// A contact of a continuous-collision sub-step of two bodies (a bullet and the body it hit):
+/// between them, or of one of them with a static part (always B).
+#[derive(Clone, Debug)]
+pub(crate) struct ToiPairContact {
+    pub manifold: Manifold,
+    /// A side: body of the pair (0 or 1) and its part.
+    pub a: (usize, usize),
+    pub b: ToiSide,
+    pub friction: Fixed,
+    pub restitution: Fixed,
+    /// What the sub-step's solve measured (for contact events).
+    pub measured: Measured,
 }
 
 /// Build the contact for `key` (no manifold yet).
@@ -146,6 +189,9 @@ pub(crate) fn update_contact(c: &mut Contact, bodies: &[Body]) -> bool {
 /// with no awake body keep theirs, as in Box2D, which skips them. When a contact starts or stops
 /// touching, both its bodies wake, after the whole list was updated. `spare` is scratch space.
 /// `births`, when kept, gets each new contact's [`ContactBirth`] (`step` is the step computed).
+/// `changes` gets every change of a contact's touching state, in key order, a touching contact
+/// dropped with its pair included (as no longer touching).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn narrow_phase(
     bodies: &mut [Body],
     contacts: &mut Vec<Contact>,
@@ -154,6 +200,7 @@ pub(crate) fn narrow_phase(
     next_contact_seq: &mut u64,
     mut births: Option<&mut Vec<ContactBirth>>,
     step: u32,
+    changes: &mut Vec<TouchChange>,
 ) {
     let mut old = std::mem::take(contacts);
     let mut merged = std::mem::take(spare);
@@ -164,6 +211,13 @@ pub(crate) fn narrow_phase(
         // Both lists are sorted by key: a merge join keeps existing contacts (and their
         // impulses for warm starting) and creates the new ones.
         while oi < old.len() && old[oi].key < key {
+            // Dropped with its pair (contacts already taken are default, not touching).
+            if old[oi].is_touching() {
+                changes.push(TouchChange {
+                    key: old[oi].key,
+                    touching: false,
+                });
+            }
             oi += 1;
         }
         let mut c = if oi < old.len() && old[oi].key == key {
@@ -182,8 +236,20 @@ pub(crate) fn narrow_phase(
         if awake && update_contact(&mut c, bodies) {
             wake.push(c.body_a);
             wake.push(c.body_b);
+            changes.push(TouchChange {
+                key,
+                touching: c.is_touching(),
+            });
         }
         merged.push(c);
+    }
+    for c in &old[oi..] {
+        if c.is_touching() {
+            changes.push(TouchChange {
+                key: c.key,
+                touching: false,
+            });
+        }
     }
     // Keep the old vector's allocation for the next step.
     old.clear();
@@ -201,6 +267,7 @@ pub(crate) fn update_contacts_in_place(
     bodies: &mut [Body],
     contacts: &mut [Contact],
     pairs: &[ContactKey],
+    changes: &mut Vec<TouchChange>,
 ) {
     debug_assert!(contacts.iter().map(|c| c.key).eq(pairs.iter().copied()));
     let mut wake: Vec<u32> = Vec::new();
@@ -209,6 +276,10 @@ pub(crate) fn update_contacts_in_place(
         if awake && update_contact(c, bodies) {
             wake.push(c.body_a);
             wake.push(c.body_b);
+            changes.push(TouchChange {
+                key: c.key,
+                touching: c.is_touching(),
+            });
         }
     }
     for bi in wake {

@@ -2,6 +2,10 @@
 //! of N consecutive steps, or M steps are done, checking the relation after every step. N and M
 //! are the caller's ([`RunOptions::hold_steps`], [`RunOptions::max_steps`]): the engine has no
 //! task rules (PHYRE's are `tasks::PHYRE_RUN`).
+//!
+//! Both are counted in steps, not seconds: their duration is the world's to decide
+//! ([`crate::StepSettings::dt`]). PHYRE's 180-step hold and 1000-step run are 3 s and 16.7 s
+//! only at PHYRE's 60 Hz; a caller stepping at another rate converts its times itself.
 
 use crate::body::BodyId;
 use crate::fixed::Fixed;

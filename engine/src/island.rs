@@ -1,5 +1,6 @@
 //! Islands, the step's third stage: the awake dynamic bodies connected by touching contacts,
-//! each solved by [`crate::solver`] and then given to [`crate::sleep`].
+//! each solved by [`crate::solver`] and then given to [`crate::sleep`]. (`events` only passes
+//! through, for the solver to measure the contacts that began this step.)
 //!
 //! Order, Box2D 2.3.2's (its lists are newest first): islands are seeded from the newest body
 //! (descending id), skipping bodies already in an island, asleep or static; each island is grown
@@ -12,7 +13,8 @@
 
 use crate::body::Body;
 use crate::contact::Contact;
-use crate::math::Vec2;
+use crate::events::ContactEvents;
+use crate::settings::StepSettings;
 use crate::sleep::update_sleep;
 use crate::solver::IslandSolver;
 
@@ -36,7 +38,8 @@ pub(crate) fn solve_islands(
     bodies: &mut [Body],
     contacts: &mut [Contact],
     solver: &mut IslandSolver,
-    gravity: Vec2,
+    step: &StepSettings,
+    events: &mut ContactEvents,
 ) {
     let n = bodies.len();
     // Adjacency of touching contacts per body (CSR, contacts in key order).
@@ -113,7 +116,8 @@ pub(crate) fn solve_islands(
             contacts,
             &s.island_bodies,
             &s.island_contacts,
-            gravity,
+            step,
+            events,
         );
         // Static bodies may join other islands too.
         for &bi in &s.island_bodies {
@@ -121,6 +125,6 @@ pub(crate) fn solve_islands(
                 s.in_island[bi] = false;
             }
         }
-        update_sleep(bodies, &s.island_bodies, position_solved);
+        update_sleep(bodies, &s.island_bodies, position_solved, step.dt());
     }
 }

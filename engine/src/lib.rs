@@ -10,8 +10,10 @@
 //!
 //! The modules are private and what callers use is re-exported here, so the stages of the step
 //! (`broad_phase`, `contact`, `island`, `sleep`, `solver`, `continuous`) and the geometry behind
-//! them (`collide`, `manifold`, `toi`) can change without touching any caller. `settings` stays
-//! public: it holds only the documented physical constants. `testbed`, the standard test
+//! them (`collide`, `manifold`, `toi`) can change without touching any caller. `events` (contact
+//! begin and end events) and `impulse` (impulses and velocities set between steps) serve the
+//! world's API. `settings` stays public: it holds the documented physical constants and
+//! [`StepSettings`], what a world may vary at run time (time step, iterations, gravity). `testbed`, the standard test
 //! scenes, exists only with the `testbed` feature (tests, benchmarks, fuzzing).
 #![deny(clippy::float_arithmetic)]
 
@@ -20,9 +22,11 @@ mod broad_phase;
 mod collide;
 mod contact;
 mod continuous;
+mod events;
 mod fixed;
 mod goal;
 mod hash;
+mod impulse;
 mod island;
 mod manifold;
 mod math;
@@ -40,11 +44,14 @@ mod trace;
 mod world;
 
 pub use body::{Body, BodyDef, BodyId, BodyKind};
+pub use events::{ContactBegin, ContactEnd};
 pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use hash::{chain as chain_hash, mix64};
+pub use impulse::{Falloff, RadialHit, RadialImpulse};
 pub use math::{sin_cos, Rot, Sweep, Transform, Vec2};
 pub use scene::SceneRecording;
+pub use settings::StepSettings;
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape, MAX_POLYGON_VERTICES};
 pub use trace::StepTrace;
 pub use world::{

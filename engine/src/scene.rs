@@ -81,11 +81,15 @@ pub struct SceneRecording {
 
 impl SceneRecording {
     /// Step `scene` (a world not yet stepped) alone for at most `max_steps` steps, or until it
-    /// is at rest, recording what runs against it need. `None` when `scene` was already stepped
-    /// or `goal` names a body it does not have.
+    /// is at rest, recording what runs against it need. `None` when `scene` was already stepped,
+    /// has a removed body, or `goal` names a body it does not have.
     pub fn record(scene: &World, goal: Goal, max_steps: u32) -> Option<SceneRecording> {
         let n = scene.bodies.len();
-        if scene.steps != 0 || goal.body_a.index() >= n || goal.body_b.index() >= n {
+        if scene.steps != 0
+            || goal.body_a.index() >= n
+            || goal.body_b.index() >= n
+            || scene.bodies.iter().any(Body::is_removed)
+        {
             return None;
         }
         let dynamic: Vec<u32> = (0..n as u32)
@@ -181,7 +185,7 @@ impl SceneRecording {
         world
     }
 
-    /// A world of the scene's gravity and static bodies holding `bodies` and `contacts` (sorted
+    /// A world of the scene's settings and static bodies holding `bodies` and `contacts` (sorted
     /// by key) after `steps` steps, as a step leaves a world: the broad phase's last pairs are
     /// exactly the contacts' keys.
     fn assemble(
@@ -193,13 +197,14 @@ impl SceneRecording {
     ) -> World {
         let pairs = contacts.iter().map(|c| c.key).collect();
         World {
-            gravity: self.initial.gravity,
+            settings: self.initial.settings,
             bodies,
             contacts,
             next_contact_seq,
             static_parts: self.initial.static_parts.clone(),
             steps,
             births: None,
+            events: Default::default(),
             scratch: Scratch {
                 broad_phase: BroadPhase::with_pairs(pairs),
                 ..Scratch::default()
@@ -216,10 +221,12 @@ impl SceneRecording {
         let n = self.scene_bodies();
         let extends_scene = world.steps == 0
             && world.contacts.is_empty()
-            && world.gravity == self.initial.gravity
+            && world.settings == self.initial.settings
             && world.bodies.len() > n
             && world.bodies[..n] == self.initial.bodies[..]
-            && world.bodies[n..].iter().all(Body::is_dynamic);
+            && world.bodies[n..]
+                .iter()
+                .all(|b| b.is_dynamic() && !b.is_removed());
         if !extends_scene
             || *goal != self.goal
             || opts.max_steps != self.max_steps
@@ -348,7 +355,7 @@ impl Probes {
             .collect();
         let local = |id: u32| ids.binary_search(&id).unwrap_or(0) as u32;
         let world = World {
-            gravity: whole.gravity,
+            settings: whole.settings,
             bodies: ids
                 .iter()
                 .map(|&i| whole.bodies[i as usize].clone())

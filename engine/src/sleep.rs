@@ -8,7 +8,7 @@
 use crate::body::Body;
 use crate::fixed::Fixed;
 use crate::math::Vec2;
-use crate::settings::{ANGULAR_SLEEP_TOLERANCE, DT, LINEAR_SLEEP_TOLERANCE, TIME_TO_SLEEP};
+use crate::settings::{ANGULAR_SLEEP_TOLERANCE, LINEAR_SLEEP_TOLERANCE, TIME_TO_SLEEP};
 
 /// Wake body `bi` (no-op for static bodies and bodies already awake).
 pub(crate) fn wake(bodies: &mut [Body], bi: usize) {
@@ -19,10 +19,16 @@ pub(crate) fn wake(bodies: &mut [Body], bi: usize) {
     }
 }
 
-/// After an island was solved: advance each dynamic body's sleep timer (reset while it moves
-/// faster than the tolerances), and put the whole island to sleep once every body's timer
-/// reached [`TIME_TO_SLEEP`] and the island's position solve converged.
-pub(crate) fn update_sleep(bodies: &mut [Body], island: &[usize], position_solved: bool) {
+/// After an island was solved: advance each dynamic body's sleep timer by the time step `dt`
+/// (reset while it moves faster than the tolerances), and put the whole island to sleep once
+/// every body's timer reached [`TIME_TO_SLEEP`] (seconds, whatever the rate) and the island's
+/// position solve converged.
+pub(crate) fn update_sleep(
+    bodies: &mut [Body],
+    island: &[usize],
+    position_solved: bool,
+    dt: Fixed,
+) {
     let lin_tol2 = LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE;
     let ang_tol2 = ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE;
     let mut min_sleep = Fixed::MAX;
@@ -35,7 +41,7 @@ pub(crate) fn update_sleep(bodies: &mut [Body], island: &[usize], position_solve
             b.sleep_time = Fixed::ZERO;
             min_sleep = Fixed::ZERO;
         } else {
-            b.sleep_time += DT;
+            b.sleep_time += dt;
             min_sleep = min_sleep.min(b.sleep_time);
         }
     }

@@ -13,7 +13,8 @@
 use arrayvec::ArrayVec;
 
 use crate::body::Body;
-use crate::contact::{Contact, ToiContact};
+use crate::contact::{Contact, Measured, ToiContact, ToiPairContact, ToiSide};
+use crate::events::ContactEvents;
 use crate::fixed::Fixed;
 use crate::manifold::{position_point, WorldManifold};
 use crate::math::{body_origin, Rot, Transform, Vec2};
@@ -101,6 +102,29 @@ struct ContactConstraint {
 pub(crate) struct IslandSolver {
     bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
+    linear_damping: DampingFactor,
+    angular_damping: DampingFactor,
+}
+
+/// The Padé damping factor `1 / (1 + h·c)` of the last (time step, damping) asked for: bodies
+/// almost always share their damping, so the division is made once, not per body. A cache of
+/// a pure function, so it never changes a result.
+#[derive(Clone, Copy, Debug, Default)]
+struct DampingFactor {
+    /// (h, c) of `factor`, when computed.
+    of: Option<(Fixed, Fixed)>,
+    factor: Fixed,
+}
+
+impl DampingFactor {
+    #[inline]
+    fn factor(&mut self, h: Fixed, c: Fixed) -> Fixed {
+        if self.of != Some((h, c)) {
+            self.factor = Fixed::ONE / (Fixed::ONE + h * c);
+            self.of = Some((h, c));
+        }
+        self.factor
+    }
 }
 
 impl IslandSolver {
@@ -113,12 +137,11 @@ impl IslandSolver {
         contacts: &mut [Contact],
         island_bodies: &[usize],
         island_contacts: &[usize],
-        gravity: Vec2,
+        step: &StepSettings,
+        events: &mut ContactEvents,
     ) -> bool {
-        let h = DT;
-        // Padé damping factors, v ← v / (1 + h·c): the same for every body, so divided once.
-        let linear_damping = Fixed::ONE / (Fixed::ONE + h * LINEAR_DAMPING);
-        let angular_damping = Fixed::ONE / (Fixed::ONE + h * ANGULAR_DAMPING);
+        let h = step.dt();
+        let gravity_step = step.gravity.scale(h);
         self.bodies.clear();
         for &bi in island_bodies {
             let b = &mut bodies[bi];
@@ -130,9 +153,15 @@ impl IslandSolver {
             let mut v = b.v;
             let mut w = b.w;
             if b.is_dynamic() {
-                v += gravity.scale(h);
-                v = v.scale(linear_damping);
-                w *= angular_damping;
+                // Gravity, then Padé damping, v ← v / (1 + h·c), as Box2D does. A scale of 1
+                // takes the unscaled product (the same bits as scaling by one would give).
+                if b.gravity_scale == Fixed::ONE {
+                    v += gravity_step;
+                } else {
+                    v += step.gravity.scale(b.gravity_scale).scale(h);
+                }
+                v = v.scale(self.linear_damping.factor(h, b.linear_damping));
+                w *= self.angular_damping.factor(h, b.angular_damping);
             }
             self.bodies.push(SolverBody {
                 c: b.sweep.c,
@@ -153,7 +182,9 @@ impl IslandSolver {
                 .unwrap_or(0)
         };
 
-        // Velocity constraints from the manifolds at the start-of-step transforms.
+        // Velocity constraints from the manifolds at the start-of-step transforms; contacts
+        // that began touching this step have their normal and approach speed recorded.
+        let record = events.has_narrow_begins();
         self.constraints.clear();
         for (ci, &cidx) in island_contacts.iter().enumerate() {
             let c = &contacts[cidx];
@@ -175,6 +206,15 @@ impl IslandSolver {
                 c.restitution,
                 true,
             );
+            if record {
+                if let Some(e) = events.narrow_begin(c.key) {
+                    let m = measure(&cc, &self.bodies);
+                    // Events give the normal from the lower body id to the higher.
+                    let flipped = c.body_a != c.key.body_lo;
+                    e.normal = if flipped { -m.normal } else { m.normal };
+                    e.approach_speed = m.approach_speed;
+                }
+            }
             self.constraints.push(cc);
         }
 
@@ -187,7 +227,11 @@ impl IslandSolver {
             }
         }
 
-        solve_velocities(&mut self.bodies, &mut self.constraints);
+        solve_velocities(
+            &mut self.bodies,
+            &mut self.constraints,
+            step.velocity_iterations,
+        );
 
         // Store impulses for the next step's warm start.
         for cc in &self.constraints {
@@ -217,7 +261,7 @@ impl IslandSolver {
 
         // Position correction.
         let mut solved = false;
-        for _ in 0..POSITION_ITERATIONS {
+        for _ in 0..step.position_iterations {
             let mut min_sep = Fixed::ZERO;
             for cc in &self.constraints {
                 let c = &contacts[island_contacts[cc.contact]];
@@ -372,7 +416,13 @@ impl IslandSolver {
     /// impact (its sweep's `c0`/`a0`): position correction (Baumgarte 0.75, until the worst
     /// separation is above −1.5 slops), then velocities (no warm start, restitution from the
     /// current approach speed), then integration over the remaining time `h`.
-    pub(crate) fn solve_toi(&mut self, body: &mut Body, hits: &mut [ToiContact], h: Fixed) {
+    pub(crate) fn solve_toi(
+        &mut self,
+        body: &mut Body,
+        hits: &mut [ToiContact],
+        h: Fixed,
+        velocity_iterations: u32,
+    ) {
         let toi_baumgarte = Fixed::ratio(75, 100);
         let mut sb = SolverBody {
             c: body.sweep.c0,
@@ -386,7 +436,7 @@ impl IslandSolver {
             q_angle: body.sweep.a0,
             round: body.round,
         };
-        for _ in 0..POSITION_ITERATIONS {
+        for _ in 0..TOI_POSITION_ITERATIONS {
             let mut min_sep = Fixed::ZERO;
             for hit in hits.iter() {
                 let ra_shape = body.parts[hit.part].radius();
@@ -444,7 +494,7 @@ impl IslandSolver {
         });
         let xa = self.bodies[0].transform();
         self.constraints.clear();
-        for (i, hit) in hits.iter().enumerate() {
+        for (i, hit) in hits.iter_mut().enumerate() {
             let ra_shape = body.parts[hit.part].radius();
             let wm = WorldManifold::new(
                 &hit.manifold,
@@ -464,13 +514,184 @@ impl IslandSolver {
                 hit.restitution,
                 false,
             );
+            hit.measured = measure(&cc, &self.bodies);
             self.constraints.push(cc);
         }
-        solve_velocities(&mut self.bodies, &mut self.constraints);
+        solve_velocities(&mut self.bodies, &mut self.constraints, velocity_iterations);
+        for cc in &self.constraints {
+            hits[cc.contact].measured.normal_impulse = normal_impulse(cc);
+        }
         let sb = &mut self.bodies[0];
         integrate(sb, h);
         write_back(sb, body, false);
     }
+}
+
+impl IslandSolver {
+    /// The TOI sub-step of two bodies, a bullet and the dynamic body it hit, both at the time of
+    /// impact (their sweeps' `c0`/`a0`), with `contacts` between them and of each with static
+    /// parts, as Box2D solves a TOI island: position correction of both bodies (Baumgarte 0.75,
+    /// until the worst separation is above −1.5 slops), then velocities (no warm start,
+    /// restitution from the current approach speed), then integration of both over the
+    /// remaining time `h`. Static parts stand in as one motionless, massless body.
+    pub(crate) fn solve_toi_pair(
+        &mut self,
+        mut pair: [&mut Body; 2],
+        contacts: &mut [ToiPairContact],
+        h: Fixed,
+        velocity_iterations: u32,
+    ) {
+        const FIXED: usize = 2;
+        let toi_baumgarte = Fixed::ratio(75, 100);
+        let at_toi = |b: &Body| SolverBody {
+            c: b.sweep.c0,
+            a: b.sweep.a0,
+            v: b.v,
+            w: b.w,
+            inv_mass: b.inv_mass,
+            inv_inertia: b.inv_inertia,
+            local_center: b.sweep.local_center,
+            q: b.q0,
+            q_angle: b.sweep.a0,
+            round: b.round,
+        };
+        self.bodies.clear();
+        self.bodies.push(at_toi(pair[0]));
+        self.bodies.push(at_toi(pair[1]));
+        self.bodies.push(SolverBody {
+            c: pair[0].sweep.c0,
+            a: Fixed::ZERO,
+            v: Vec2::ZERO,
+            w: Fixed::ZERO,
+            inv_mass: Fixed::ZERO,
+            inv_inertia: Fixed::ZERO,
+            local_center: Vec2::ZERO,
+            q: Rot::IDENTITY,
+            q_angle: Fixed::ZERO,
+            round: false,
+        });
+        // Solver index and radius of each side of a contact.
+        let sides = |pair: &[&mut Body; 2], c: &ToiPairContact| {
+            let (ia, ka) = c.a;
+            let ra = pair[ia].parts[ka].radius();
+            let (ib, rb) = match c.b {
+                ToiSide::Body(ib, kb) => (ib, pair[ib].parts[kb].radius()),
+                ToiSide::Static { radius, .. } => (FIXED, radius),
+            };
+            (ia, ra, ib, rb)
+        };
+        for _ in 0..TOI_POSITION_ITERATIONS {
+            let mut min_sep = Fixed::ZERO;
+            for c in contacts.iter() {
+                let (ia, ra_shape, ib, rb_shape) = sides(&pair, c);
+                for j in 0..c.manifold.points.len() {
+                    let xa = self.bodies[ia].transform();
+                    let xb = match c.b {
+                        ToiSide::Body(..) => self.bodies[ib].transform(),
+                        ToiSide::Static { xf, .. } => xf,
+                    };
+                    let (n, point, sep) =
+                        position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
+                    let (sa, sb) = (&self.bodies[ia], &self.bodies[ib]);
+                    let ra = point - sa.c;
+                    let rb = point - sb.c;
+                    min_sep = min_sep.min(sep);
+                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP))
+                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                    if corr.raw() == 0 {
+                        continue;
+                    }
+                    let rna = ra.cross(n);
+                    let rnb = rb.cross(n);
+                    let k = sa.inv_mass
+                        + sb.inv_mass
+                        + sa.inv_inertia * rna * rna
+                        + sb.inv_inertia * rnb * rnb;
+                    let impulse = if k.is_positive() {
+                        -(corr / k)
+                    } else {
+                        Fixed::ZERO
+                    };
+                    let p = n.scale(impulse);
+                    let sa = &mut self.bodies[ia];
+                    sa.c -= p.scale(sa.inv_mass);
+                    sa.a -= sa.inv_inertia * ra.cross(p);
+                    if ib != FIXED {
+                        let sb = &mut self.bodies[ib];
+                        sb.c += p.scale(sb.inv_mass);
+                        sb.a += sb.inv_inertia * rb.cross(p);
+                    }
+                }
+            }
+            if min_sep >= -(LINEAR_SLOP + LINEAR_SLOP.div_int(2)) {
+                break;
+            }
+        }
+        for (k, body) in pair.iter_mut().enumerate() {
+            let sb = &mut self.bodies[k];
+            body.sweep.c0 = sb.c;
+            body.sweep.a0 = sb.a;
+            body.q0 = sb.rotation();
+        }
+        self.bodies[FIXED].c = self.bodies[0].c;
+        let x = [self.bodies[0].transform(), self.bodies[1].transform()];
+        self.constraints.clear();
+        for (i, c) in contacts.iter_mut().enumerate() {
+            let (ia, ra_shape, ib, rb_shape) = sides(&pair, c);
+            let xb = match c.b {
+                ToiSide::Body(..) => x[ib],
+                ToiSide::Static { xf, .. } => xf,
+            };
+            let wm = WorldManifold::new(&c.manifold, &x[ia], ra_shape, &xb, rb_shape);
+            let cc = make_constraint(
+                &self.bodies,
+                i,
+                ia,
+                ib,
+                &wm,
+                &c.manifold,
+                c.friction,
+                c.restitution,
+                false,
+            );
+            c.measured = measure(&cc, &self.bodies);
+            self.constraints.push(cc);
+        }
+        solve_velocities(&mut self.bodies, &mut self.constraints, velocity_iterations);
+        for cc in &self.constraints {
+            contacts[cc.contact].measured.normal_impulse = normal_impulse(cc);
+        }
+        for (k, body) in pair.iter_mut().enumerate() {
+            let sb = &mut self.bodies[k];
+            integrate(sb, h);
+            write_back(sb, body, false);
+        }
+    }
+}
+
+/// A constraint's normal (A to B) and its bodies' approach speed along it, the largest over its
+/// points of `−n · (v_b + w_b × r_b − v_a − w_a × r_a)`, from the solver bodies' velocities now
+/// (called as the constraint is built, before any impulse). Only read for contact events.
+fn measure(cc: &ContactConstraint, bodies: &[SolverBody]) -> Measured {
+    let (sa, sb) = (&bodies[cc.a], &bodies[cc.b]);
+    let mut approach: Option<Fixed> = None;
+    for p in &cc.points {
+        let dv = sb.v + Vec2::cross_sv(sb.w, p.rb) - sa.v - Vec2::cross_sv(sa.w, p.ra);
+        let s = -cc.normal.dot(dv);
+        approach = Some(approach.map_or(s, |a| a.max(s)));
+    }
+    Measured {
+        normal: cc.normal,
+        approach_speed: approach.unwrap_or(Fixed::ZERO),
+        normal_impulse: Fixed::ZERO,
+    }
+}
+
+/// The sum of a constraint's accumulated normal impulses.
+fn normal_impulse(cc: &ContactConstraint) -> Fixed {
+    cc.points
+        .iter()
+        .fold(Fixed::ZERO, |s, p| s + p.normal_impulse)
 }
 
 /// Copy a solved body's state back into the world's body and refresh its transform and boxes.
@@ -506,13 +727,17 @@ fn integrate(sb: &mut SolverBody, h: Fixed) {
     sb.a += h * sb.w;
 }
 
-/// [`VELOCITY_ITERATIONS`] sweeps of sequential impulses over `constraints`, in order.
+/// `iterations` sweeps of sequential impulses over `constraints`, in order.
 ///
 /// A sweep in which no accumulated impulse changes leaves every velocity as it was (a zero
 /// impulse changes nothing, exactly), so every later sweep would repeat it bit for bit: the
 /// remaining sweeps are skipped. The result is the same as running them all.
-fn solve_velocities(bodies: &mut [SolverBody], constraints: &mut [ContactConstraint]) {
-    for _ in 0..VELOCITY_ITERATIONS {
+fn solve_velocities(
+    bodies: &mut [SolverBody],
+    constraints: &mut [ContactConstraint],
+    iterations: u32,
+) {
+    for _ in 0..iterations {
         let mut changed = false;
         for cc in constraints.iter_mut() {
             changed |= solve_velocity(bodies, cc);

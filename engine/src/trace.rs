@@ -28,13 +28,25 @@ pub struct StepTrace {
     pub state: u64,
 }
 
+/// What [`state_hash`] hashes for a removed body's slot instead of its state (ASCII "REMOVED",
+/// a value no live body's first word — its centre's x, in Q32.32 raw units, about 1.4·10⁹ km —
+/// can take in a valid world).
+const REMOVED_SLOT: u64 = 0x0052_454d_4f56_4544;
+
 /// The complete simulation state (every body's integrated state and sleep state, every
-/// contact's identity, manifold and accumulated impulses) in canonical order.
+/// contact's identity, manifold and accumulated impulses) in canonical order. A removed body's
+/// slot counts in the number of bodies and adds one fixed word ([`REMOVED_SLOT`]) in its place;
+/// it has no contacts. With nothing removed the hash is what it always was.
 pub(crate) fn state_hash(gravity: Vec2, bodies: &[Body], contacts: &[Contact]) -> u64 {
     let mut h = StateHasher::new();
     h.vec2(gravity);
     h.u32(bodies.len() as u32);
     for b in bodies {
+        if b.removed {
+            // A removed slot: one fixed word, whatever state the body had when removed.
+            h.u64(REMOVED_SLOT);
+            continue;
+        }
         h.vec2(b.sweep.c);
         h.fixed(b.sweep.a);
         h.vec2(b.v);

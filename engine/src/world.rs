@@ -23,12 +23,17 @@
 use crate::body::{Body, BodyDef, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::contact::{narrow_phase, update_contacts_in_place, Contact, ContactBirth};
-use crate::continuous::{continuous_collision, StaticPart};
+use crate::continuous::{continuous_collision, Continuous, Report, StaticPart};
+use crate::events::{ContactBegin, ContactEnd, ContactEvents};
 use crate::fixed::Fixed;
+#[cfg(doc)]
+use crate::impulse::Falloff;
+use crate::impulse::{self, RadialHit, RadialImpulse};
 use crate::island::{solve_islands, Islands};
 use crate::math::Vec2;
-use crate::settings::*;
+use crate::settings::StepSettings;
 use crate::shape::Shape;
+use crate::sleep;
 use crate::solver::IslandSolver;
 use crate::trace::{self, StepTrace};
 
@@ -89,6 +94,14 @@ pub enum WorldError {
     BadShape(&'static str),
     /// A position, size or velocity outside the supported range.
     OutOfRange(&'static str),
+    /// Step settings out of range (see [`World::set_settings`]).
+    BadSettings(&'static str),
+    /// No body has this id.
+    UnknownBody(BodyId),
+    /// The body was removed ([`World::remove_body`]).
+    RemovedBody(BodyId),
+    /// The operation needs a dynamic body.
+    NotDynamic(BodyId),
 }
 
 impl core::fmt::Display for WorldError {
@@ -99,6 +112,10 @@ impl core::fmt::Display for WorldError {
             WorldError::TooManyBodies => write!(f, "world already holds {MAX_BODIES} bodies"),
             WorldError::BadShape(why) => write!(f, "bad shape: {why}"),
             WorldError::OutOfRange(what) => write!(f, "{what} is outside the supported range"),
+            WorldError::BadSettings(why) => write!(f, "bad step settings: {why}"),
+            WorldError::UnknownBody(id) => write!(f, "no body {}", id.0),
+            WorldError::RemovedBody(id) => write!(f, "body {} was removed", id.0),
+            WorldError::NotDynamic(id) => write!(f, "body {} is not dynamic", id.0),
         }
     }
 }
@@ -117,10 +134,11 @@ pub struct ContactInfo {
 }
 
 /// A 2D rigid-body world. `Clone` is a complete snapshot: restoring a clone and stepping it
-/// gives the same bits as the original run.
-#[derive(Clone, Debug)]
+/// gives the same bits as the original run (and the same contact events).
+#[derive(Clone, Debug, Default)]
 pub struct World {
-    pub(crate) gravity: Vec2,
+    /// Time step, iteration counts and gravity.
+    pub(crate) settings: StepSettings,
     pub(crate) bodies: Vec<Body>,
     /// Sorted by key.
     pub(crate) contacts: Vec<Contact>,
@@ -132,6 +150,8 @@ pub struct World {
     /// When kept (worlds of `scene.rs`), every contact's birth in creation order, so that two
     /// worlds' contacts can be numbered as one world would have numbered them.
     pub(crate) births: Option<Vec<ContactBirth>>,
+    /// The last step's contact events (outputs: never read by the step).
+    pub(crate) events: ContactEvents,
     // Scratch buffers: their contents never influence results across steps, except the
     // broad phase's pairs, kept while no fat box changes (they are a function of the boxes).
     pub(crate) scratch: Scratch,
@@ -143,39 +163,54 @@ pub(crate) struct Scratch {
     pub(crate) broad_phase: BroadPhase,
     pub(crate) solver: IslandSolver,
     pub(crate) islands: Islands,
-}
-
-impl Default for World {
-    fn default() -> World {
-        World {
-            gravity: Vec2::new(Fixed::ZERO, GRAVITY_Y),
-            bodies: Vec::new(),
-            contacts: Vec::new(),
-            next_contact_seq: 0,
-            static_parts: Vec::new(),
-            steps: 0,
-            births: None,
-            scratch: Scratch::default(),
-        }
-    }
+    pub(crate) continuous: Continuous,
 }
 
 impl World {
-    /// An empty world with PHYRE's gravity, (0, −9.8) m/s².
+    /// An empty world with PHYRE's settings ([`StepSettings::default`]: 60 Hz, 15 velocity and
+    /// 20 position iterations, gravity (0, −9.8) m/s²).
     pub fn new() -> World {
         World::default()
     }
 
-    /// Replace the gravity vector (m/s²).
+    /// An empty world stepped with `settings`; an error when they are out of range (a rate of 0
+    /// or above [`crate::settings::MAX_STEPS_PER_SECOND`], more than
+    /// [`crate::settings::MAX_ITERATIONS`] iterations, gravity beyond ±[`MAX_SPEED`]).
+    pub fn with_settings(settings: StepSettings) -> Result<World, WorldError> {
+        let mut w = World::new();
+        w.set_settings(settings)?;
+        Ok(w)
+    }
+
+    /// Step with `settings` from the next step on (any time, also between steps); out-of-range
+    /// settings are refused as by [`World::with_settings`] and change nothing.
+    pub fn set_settings(&mut self, settings: StepSettings) -> Result<(), WorldError> {
+        settings.check().map_err(WorldError::BadSettings)?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The settings the next step uses.
+    #[inline]
+    pub fn settings(&self) -> &StepSettings {
+        &self.settings
+    }
+
+    /// Replace the gravity vector (m/s²) of the settings.
     pub fn set_gravity(&mut self, g: Vec2) {
-        self.gravity = g;
+        self.settings.gravity = g;
     }
 
     pub fn gravity(&self) -> Vec2 {
-        self.gravity
+        self.settings.gravity
     }
 
-    /// Add a body; bodies are numbered in the order they are added.
+    /// Add a body; bodies are numbered in the order they are added (removed bodies keep their
+    /// numbers: see [`World::remove_body`]). Bodies may be added at any time, also after steps:
+    /// a new body's boxes enter the next broad phase, its contacts are created there (numbered
+    /// after every older contact), and a new dynamic body starts awake, seeding its own island.
+    /// A new static body wakes nothing: dynamic bodies asleep where it appears stay asleep
+    /// until something wakes them (as in Box2D).
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, WorldError> {
         if def.parts.is_empty() {
             return Err(WorldError::NoParts);
@@ -206,6 +241,13 @@ impl World {
             || def.restitution.abs() > MAX_SPEED
         {
             return Err(WorldError::OutOfRange("material constant"));
+        }
+        if def.gravity_scale.abs() > MAX_SPEED || def.gravity_scale == Fixed::MIN {
+            return Err(WorldError::OutOfRange("gravity scale"));
+        }
+        let damping_ok = |d: Fixed| !d.is_negative() && d <= MAX_SPEED;
+        if !damping_ok(def.linear_damping) || !damping_ok(def.angular_damping) {
+            return Err(WorldError::OutOfRange("damping"));
         }
         for p in &def.parts {
             match p {
@@ -242,9 +284,112 @@ impl World {
         Ok(id)
     }
 
+    /// The body `id` (removed ones too: see [`Body::is_removed`]).
     #[inline]
     pub fn body(&self, id: BodyId) -> Option<&Body> {
         self.bodies.get(id.index())
+    }
+
+    /// Whether body `id` was removed (false for an unknown id).
+    pub fn is_removed(&self, id: BodyId) -> bool {
+        self.body(id).is_some_and(Body::is_removed)
+    }
+
+    /// Take body `id` out of the world, between steps. Its contacts are destroyed (each body it
+    /// touched wakes, as in Box2D, and each touching contact's end is reported with the next
+    /// step's [`World::contact_ends`]); it leaves the broad phase and continuous collision; it
+    /// is never stepped, awake or in a contact again. Its slot stays, with its id and its last
+    /// state, and ids are never reused: bodies added later are numbered after it, and every
+    /// iteration over bodies keeps id order. [`World::state_hash`] hashes a removed slot as a
+    /// fixed marker instead of its state (see `trace.rs`), so nothing before the removal
+    /// distinguishes two worlds' hashes beyond it. An unknown id or a body removed already is
+    /// an error, and changes nothing.
+    pub fn remove_body(&mut self, id: BodyId) -> Result<(), WorldError> {
+        match self.bodies.get(id.index()) {
+            None => return Err(WorldError::UnknownBody(id)),
+            Some(b) if b.removed => return Err(WorldError::RemovedBody(id)),
+            Some(_) => {}
+        }
+        let mut partners: Vec<u32> = Vec::new();
+        let events = &mut self.events;
+        self.contacts.retain(|c| {
+            if c.body_a != id.0 && c.body_b != id.0 {
+                return true;
+            }
+            if c.is_touching() {
+                events.destroyed(c.key);
+                partners.push(if c.body_a == id.0 { c.body_b } else { c.body_a });
+            }
+            false
+        });
+        events.body_removed(id.0);
+        self.static_parts.retain(|sp| sp.body != id.0);
+        let b = &mut self.bodies[id.index()];
+        b.removed = true;
+        b.awake = false;
+        b.sleep_time = Fixed::ZERO;
+        // No parts in the broad phase: its pairs go with the next broad phase, which this
+        // change makes run.
+        b.fat.clear();
+        b.fat_changed = true;
+        for p in partners {
+            sleep::wake(&mut self.bodies, p as usize);
+        }
+        Ok(())
+    }
+
+    /// Apply the impulse `impulse` (N·s) at the world point `point` (m) to dynamic body `id`,
+    /// between steps, as Box2D's `ApplyLinearImpulse`: the linear velocity changes by
+    /// `impulse / mass` and the angular velocity by `(point − centre of mass) × impulse /
+    /// inertia`; the body wakes. An error, changing nothing, for an unknown, removed or static
+    /// body, an impulse or point out of range, or a resulting velocity beyond ±[`MAX_SPEED`].
+    pub fn apply_linear_impulse(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), WorldError> {
+        impulse::apply_linear_impulse(&mut self.bodies, id, impulse, point)
+    }
+
+    /// Set the linear (m/s) and angular (rad/s) velocity of dynamic body `id`, between steps;
+    /// the body wakes unless both are zero (as Box2D's setters). Errors as
+    /// [`World::apply_linear_impulse`].
+    pub fn set_velocity(
+        &mut self,
+        id: BodyId,
+        linear: Vec2,
+        angular: Fixed,
+    ) -> Result<(), WorldError> {
+        impulse::set_velocity(&mut self.bodies, id, linear, angular)
+    }
+
+    /// Push every dynamic body whose centre of mass lies strictly within `r.radius` of
+    /// `r.center` with an impulse at its centre of mass of magnitude `r.strength` (times
+    /// `1 − d / radius` for [`Falloff::Linear`], `d` its distance from the centre, the product
+    /// computed exactly and truncated) along the unit vector from the centre to its centre of
+    /// mass (normalised in integers, [`Vec2::normalize_with_length`]); a body at the centre
+    /// (closer than 2⁻²⁴ m) is pushed along +y. Bodies are visited in id order; each wakes, its
+    /// angular velocity is unchanged, and its velocity components saturate at ±[`MAX_SPEED`].
+    /// Returns the bodies pushed and their impulses, in id order. Removed and static bodies are
+    /// not pushed; a radius that is not positive, or a centre, radius or strength out of range,
+    /// pushes nothing.
+    pub fn apply_radial_impulse(&mut self, r: &RadialImpulse) -> Vec<RadialHit> {
+        impulse::apply_radial_impulse(&mut self.bodies, r)
+    }
+
+    /// The contacts that began touching in the last step (see [`ContactBegin`]), sorted by
+    /// (body a, body b, part a, part b); empty before the first step.
+    #[inline]
+    pub fn contact_begins(&self) -> &[ContactBegin] {
+        &self.events.begins
+    }
+
+    /// The contacts that stopped touching in the last step, or whose body was removed before
+    /// it, sorted like [`World::contact_begins`].
+    #[inline]
+    pub fn contact_ends(&self) -> &[ContactEnd] {
+        &self.events.ends
     }
 
     /// All bodies, in id order.
@@ -289,7 +434,7 @@ impl World {
     /// A 64-bit hash of the complete simulation state (every body's integrated state, sleep
     /// state, and every contact's manifold and accumulated impulses) in canonical order.
     pub fn state_hash(&self) -> u64 {
-        trace::state_hash(self.gravity, &self.bodies, &self.contacts)
+        trace::state_hash(self.settings.gravity, &self.bodies, &self.contacts)
     }
 
     /// Count a step without computing it; only valid when [`World::is_at_rest`], where a step
@@ -299,7 +444,7 @@ impl World {
         self.steps += 1;
     }
 
-    /// Advance the world by one step of [`DT`].
+    /// Advance the world by one step of the settings' time step ([`StepSettings::dt`]).
     pub fn step(&mut self) {
         self.step_stages(|_, _| {});
     }
@@ -333,6 +478,7 @@ impl World {
 
     /// The step: its stages in order, with `stage_done(world, stage)` called as each ends.
     fn step_stages(&mut self, mut stage_done: impl FnMut(&World, StepPhase)) {
+        self.events.start_step();
         let pairs_changed = self.scratch.broad_phase.update(&mut self.bodies);
         stage_done(self, StepPhase::BroadPhase);
         if pairs_changed {
@@ -344,28 +490,40 @@ impl World {
                 &mut self.next_contact_seq,
                 self.births.as_mut(),
                 self.steps + 1,
+                &mut self.events.changes,
             );
         } else {
             update_contacts_in_place(
                 &mut self.bodies,
                 &mut self.contacts,
                 self.scratch.broad_phase.pairs(),
+                &mut self.events.changes,
             );
         }
+        self.events.after_narrow_phase(&self.bodies, &self.contacts);
         stage_done(self, StepPhase::NarrowPhase);
         solve_islands(
             &mut self.scratch.islands,
             &mut self.bodies,
             &mut self.contacts,
             &mut self.scratch.solver,
-            self.gravity,
+            &self.settings,
+            &mut self.events,
         );
+        self.events.after_islands(&self.contacts);
         stage_done(self, StepPhase::Islands);
         continuous_collision(
             &mut self.bodies,
             &self.static_parts,
             &mut self.scratch.solver,
+            &self.settings,
+            &mut self.scratch.continuous,
+            &mut Report {
+                contacts: &self.contacts,
+                events: &mut self.events,
+            },
         );
+        self.events.finish_step();
         stage_done(self, StepPhase::Continuous);
         self.steps += 1;
     }
