@@ -53,6 +53,32 @@ pub struct BodyDef {
     /// it against every other dynamic body, not only the static ones (see `continuous.rs`).
     /// Only meaningful for dynamic bodies.
     pub bullet: bool,
+    /// Which other bodies this one meets (default: all).
+    pub filter: CollisionFilter,
+}
+
+/// Which bodies collide: two bodies meet when each one's category shares a bit with the other's
+/// mask (the default, category 1 and every mask bit, meets everything).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionFilter {
+    pub category: u32,
+    pub mask: u32,
+}
+
+impl Default for CollisionFilter {
+    fn default() -> CollisionFilter {
+        CollisionFilter {
+            category: 1,
+            mask: u32::MAX,
+        }
+    }
+}
+
+impl CollisionFilter {
+    /// Whether bodies with these two filters collide (symmetric).
+    pub fn meets(self, other: CollisionFilter) -> bool {
+        self.category & other.mask != 0 && other.category & self.mask != 0
+    }
 }
 
 impl BodyDef {
@@ -74,6 +100,7 @@ impl BodyDef {
             linear_damping: settings::LINEAR_DAMPING,
             angular_damping: settings::ANGULAR_DAMPING,
             bullet: false,
+            filter: CollisionFilter::default(),
         }
     }
 }
@@ -90,6 +117,7 @@ pub struct Body {
     pub(crate) angular_damping: Fixed,
     /// Continuous collision against dynamic bodies too (dynamic bodies only).
     pub(crate) bullet: bool,
+    pub(crate) filter: CollisionFilter,
     /// Taken out of the world ([`crate::World::remove_body`]): no parts in the broad phase, no
     /// contacts, never awake; the slot keeps its id.
     pub(crate) removed: bool,
@@ -209,6 +237,7 @@ impl Body {
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             bullet: def.bullet && def.kind == BodyKind::Dynamic,
+            filter: def.filter,
             removed: false,
             xf,
             sweep: Sweep {
@@ -353,6 +382,15 @@ impl Body {
     /// Whether continuous collision takes this body against dynamic bodies too (always false
     /// for static bodies).
     #[inline]
+    pub fn filter(&self) -> CollisionFilter {
+        self.filter
+    }
+
+    /// Whether this body and `other` may collide (their filters meet).
+    pub(crate) fn meets(&self, other: &Body) -> bool {
+        self.filter.meets(other.filter)
+    }
+
     pub fn is_bullet(&self) -> bool {
         self.bullet
     }

@@ -62,7 +62,7 @@ struct Proxy {
 }
 
 /// Candidate pairs: parts whose fat boxes overlap (see `Body::fat`), sorted by key. Pairs of two
-/// static bodies and pairs within one body are skipped.
+/// static bodies, pairs within one body and pairs whose filters do not meet are skipped.
 fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Vec<ContactKey>) {
     out.clear();
     proxies.clear();
@@ -85,6 +85,9 @@ fn find_pairs(bodies: &[Body], proxies: &mut Vec<Proxy>, out: &mut Vec<ContactKe
                 break;
             }
             if q.body == p.body || (!p.dynamic && !q.dynamic) {
+                continue;
+            }
+            if !bodies[p.body as usize].meets(&bodies[q.body as usize]) {
                 continue;
             }
             if p.aabb.lower.y > q.aabb.upper.y || q.aabb.lower.y > p.aabb.upper.y {

@@ -164,7 +164,7 @@ fn first_static_hit(
         let swept: Aabb = b.start_aabb(k, &start).union(now);
         for sp in static_parts {
             let (si, pi) = (sp.body as usize, sp.part as usize);
-            if !sp.aabb.overlaps(&swept) || skipped.contains(&(si, pi)) {
+            if !sp.aabb.overlaps(&swept) || skipped.contains(&(si, pi)) || !b.meets(&bodies[si]) {
                 continue;
             }
             let s = &bodies[si];
@@ -365,7 +365,7 @@ fn first_dynamic_hit(
     }
     let mut first: Option<DynamicHit> = None;
     for (oi, o) in bodies.iter().enumerate() {
-        if oi == bi || !o.is_dynamic() || o.removed {
+        if oi == bi || !o.is_dynamic() || o.removed || !b.meets(o) {
             continue;
         }
         let other: Vec<(usize, Aabb)> = (0..o.parts.len())

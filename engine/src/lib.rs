@@ -43,7 +43,7 @@ mod toi;
 mod trace;
 mod world;
 
-pub use body::{Body, BodyDef, BodyId, BodyKind};
+pub use body::{Body, BodyDef, BodyId, BodyKind, CollisionFilter};
 pub use events::{ContactBegin, ContactEnd};
 pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};

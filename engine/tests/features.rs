@@ -919,3 +919,68 @@ fn events_of_a_bullet_scene_alternate_per_pair() {
         assert_eq!(state.get(&k), Some(&true), "{k:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Collision filters
+
+#[test]
+fn bodies_whose_filters_do_not_meet_pass_through_each_other() {
+    use engine::CollisionFilter;
+    let apart = CollisionFilter {
+        category: 2,
+        mask: !2,
+    };
+    let run = |filter_a: CollisionFilter, filter_b: CollisionFilter| {
+        let mut w = World::new();
+        w.set_gravity(Vec2::ZERO);
+        let mut a = dynamic(v(0.0, 0.0), ball(0.2));
+        a.linear_velocity = v(3.0, 0.0);
+        a.filter = filter_a;
+        let mut b = dynamic(v(1.0, 0.0), ball(0.2));
+        b.filter = filter_b;
+        let a = w.add_body(&a).unwrap();
+        let b = w.add_body(&b).unwrap();
+        let mut touched = false;
+        for _ in 0..60 {
+            w.step();
+            touched |= w.touching(a, b) || !w.contact_begins().is_empty();
+        }
+        (touched, w.body(b).unwrap().position().x.to_f64())
+    };
+    // Both birds-like (category 2, mask without 2): they never meet; b does not move.
+    let (touched, bx) = run(apart, apart);
+    assert!(!touched);
+    assert_eq!(bx, 1.0);
+    // One of them default: category 1 is in the other's mask and 2 in the default mask.
+    let (touched, bx) = run(apart, CollisionFilter::default());
+    assert!(touched);
+    assert!(bx > 1.5, "b was pushed: {bx}");
+    assert!(apart.meets(CollisionFilter::default()));
+    assert!(!apart.meets(apart));
+}
+
+#[test]
+fn a_bullet_ignores_a_body_its_filter_does_not_meet() {
+    use engine::CollisionFilter;
+    let mut w = World::new();
+    w.set_gravity(Vec2::ZERO);
+    let mut wall = dynamic(v(1.0, 0.0), rect(0.05, 1.0));
+    wall.filter = CollisionFilter {
+        category: 4,
+        mask: u32::MAX,
+    };
+    let wall = w.add_body(&wall).unwrap();
+    let mut shot = dynamic(v(0.0, 0.0), ball(0.05));
+    shot.bullet = true;
+    shot.linear_velocity = v(60.0, 0.0);
+    shot.filter = CollisionFilter {
+        category: 1,
+        mask: !4,
+    };
+    let shot = w.add_body(&shot).unwrap();
+    for _ in 0..10 {
+        w.step();
+    }
+    assert!(w.body(shot).unwrap().position().x.to_f64() > 5.0);
+    assert_eq!(w.body(wall).unwrap().position().x.to_f64(), 1.0);
+}
