@@ -8,6 +8,8 @@
 //! * [`templates`]: the 75 Phy-Q templates and their table;
 //! * [`levelset`]: level sets, their import from XML files and folders, and the level-set file
 //!   (`phyq/FORMAT.md`);
+//! * [`game`]: a level played on the engine (Science Birds' physics, damage, destruction,
+//!   explosions, the birds' powers, shots from the slingshot);
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
 //!   tier).
 //!
@@ -15,6 +17,7 @@
 
 pub mod catalogue;
 pub mod decompose;
+pub mod game;
 pub mod generator;
 pub mod level;
 pub mod levelset;

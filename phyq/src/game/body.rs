@@ -1,0 +1,142 @@
+//! A catalogue kind as an engine body: its enabled, solid colliders as convex parts (scaled,
+//! offset), its run-time mass (the catalogue's auto-mass rule) spread evenly over the parts, its
+//! contact material, drag and gravity scale, and the layer filter.
+
+use crate::catalogue::{catalogue, BodyType, Kind, Material, Shape as ColliderShape};
+use crate::decompose::convex_pieces;
+use engine::{BodyDef, BodyKind, Circle, CollisionFilter, Fixed, Polygon, Shape, Vec2};
+
+/// Why a kind could not be made into a body (a defect of the embedded data, or a level whose
+/// scale makes a collider degenerate).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}: {reason}")]
+pub struct BodyError {
+    kind: &'static str,
+    reason: String,
+}
+
+/// The engine's collision categories. Science Birds' layer matrix
+/// (`Physics2DSettings.m_LayerCollisionMatrix`) lets everything meet everything except: a
+/// launched bird (layer `Birds`), the egg (the same layer) and the slingshot never meet one
+/// another; the slingshot is not simulated here, so one rule is left: birds and eggs do not
+/// collide with birds and eggs (the blue bird's three birds start at one point).
+pub(crate) const CATEGORY_BIRDS: u32 = 1 << 1;
+const CATEGORY_WORLD: u32 = 1;
+
+/// The filter of a kind's bodies.
+pub(crate) fn filter(kind: Kind) -> CollisionFilter {
+    match kind {
+        Kind::Bird(_) | Kind::Egg => CollisionFilter {
+            category: CATEGORY_BIRDS,
+            mask: !CATEGORY_BIRDS,
+        },
+        _ => CollisionFilter {
+            category: CATEGORY_WORLD,
+            mask: u32::MAX,
+        },
+    }
+}
+
+/// The convex parts of a kind at `scale` (the level's for platforms, the prefab's for birds
+/// and the egg, 1 otherwise), in body coordinates: enabled non-trigger colliders in component
+/// order, a polygon with holes as its convex pieces.
+pub(crate) fn parts(kind: Kind, scale: Vec2) -> Result<Vec<Shape>, BodyError> {
+    let e = catalogue().entry(kind);
+    let err = |reason: String| BodyError {
+        kind: kind.name(),
+        reason,
+    };
+    let at = |(x, y): (Fixed, Fixed)| Vec2::new(x * scale.x, y * scale.y);
+    let mut out = Vec::new();
+    for (i, c) in e.colliders.iter().enumerate() {
+        if !c.enabled || c.trigger {
+            continue;
+        }
+        let offset = at((c.offset.0.value(), c.offset.1.value()));
+        match &c.shape {
+            ColliderShape::Circle { radius } => {
+                // Unity scales a circle by the larger of |scale.x| and |scale.y|.
+                let r = radius.value() * scale.x.abs().max(scale.y.abs());
+                out.push(Shape::Circle(Circle {
+                    center: offset,
+                    radius: r,
+                }));
+            }
+            ColliderShape::Box { width, height } => {
+                let hx = (width.value() * scale.x).abs() * Fixed::HALF;
+                let hy = (height.value() * scale.y).abs() * Fixed::HALF;
+                let p = Polygon::new_box(hx, hy, offset, Fixed::ZERO)
+                    .map_err(|e| err(format!("collider {i}: box {e:?}")))?;
+                out.push(Shape::Polygon(p));
+            }
+            ColliderShape::Polygon { paths } => {
+                let paths: Vec<Vec<Vec2>> = paths
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|(x, y)| {
+                                let v = at((x.value(), y.value()));
+                                Vec2::new(v.x + offset.x, v.y + offset.y)
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let pieces =
+                    convex_pieces(&paths).map_err(|e| err(format!("collider {i}: {e}")))?;
+                out.extend(pieces.into_iter().map(Shape::Polygon));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(err("no solid collider".into()));
+    }
+    Ok(out)
+}
+
+/// The body of one object: `kinematic` kinds become static bodies (nothing moves them in a
+/// level: the platform), the others dynamic with the catalogue's run-time mass.
+pub(crate) fn body_def(
+    kind: Kind,
+    material: Option<Material>,
+    scale: Vec2,
+    position: Vec2,
+    angle: Fixed,
+) -> Result<BodyDef, BodyError> {
+    let cat = catalogue();
+    let e = cat.entry(kind);
+    let parts = parts(kind, scale)?;
+    let contact = cat.contact_material(kind, material);
+    let body_kind = match e.body_type {
+        BodyType::Kinematic => BodyKind::Static,
+        BodyType::Dynamic => BodyKind::Dynamic,
+    };
+    let mut def = BodyDef::new(body_kind, position, angle, parts);
+    def.friction = contact.friction.value();
+    def.restitution = contact.bounciness.value();
+    def.linear_damping = e.linear_drag.value();
+    def.angular_damping = e.angular_drag.value();
+    def.gravity_scale = e.gravity_scale.value();
+    def.bullet = e.continuous;
+    def.filter = filter(kind);
+    if body_kind == BodyKind::Dynamic {
+        let mass = cat.mass(kind, material, scale).ok_or_else(|| BodyError {
+            kind: kind.name(),
+            reason: "no run-time mass".into(),
+        })?;
+        // One density for the body: the catalogue's mass over the parts' area (the engine's
+        // mass is density x area per part). Exact for every kind but SquareHole, whose two
+        // colliders have different densities in the original; its centre of mass stays at its
+        // centre (both colliders are centred), its inertia is the uniform one.
+        let area = def
+            .parts
+            .iter()
+            .fold(Fixed::ZERO, |a, p| a + p.mass(Fixed::ONE).mass);
+        def.density = mass / area;
+    }
+    Ok(def)
+}
+
+/// Degrees (the XML's rotations) to radians.
+pub(crate) fn radians(degrees: Fixed) -> Fixed {
+    degrees.mul_div(Fixed::PI, Fixed::from_int(180))
+}

@@ -1,0 +1,796 @@
+//! A level played on the engine: the world built from the level, shots taken one bird at a
+//! time, collisions turned into damage, destruction, explosions and the birds' powers, the
+//! world run to rest between birds.
+
+use super::body::{body_def, radians, BodyError};
+use super::rules::{bird_damage, collision_damage, explosion_effect, launch, Motion};
+use crate::catalogue::{catalogue, BirdKind, Kind, Material};
+use crate::level::{Level, ObjectKind};
+use engine::{
+    chain_hash, mix64, sin_cos, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings,
+    Vec2, World,
+};
+
+/// The physics clock: Unity's fixed time step, 0.02 s.
+pub const STEPS_PER_SECOND: u32 = 50;
+/// Objects take no damage for their first 2 s (`LEVEL_IMMORTAL_TIME`): the level runs this
+/// long before the first shot.
+pub const IMMORTAL_STEPS: u32 = 2 * STEPS_PER_SECOND;
+/// A launched bird dies 20 s after it leaves the slingshot (`ABBird.lifeTime`).
+const BIRD_LIFETIME_STEPS: u32 = 20 * STEPS_PER_SECOND;
+/// After its first collision a bird checks its speed 3 s later, then every second, and dies
+/// when it is under 0.001 m/s (`ABBird.CheckVelocityToDie`).
+const BIRD_FIRST_CHECK_STEPS: u32 = 3 * STEPS_PER_SECOND;
+const BIRD_CHECK_EVERY_STEPS: u32 = STEPS_PER_SECOND;
+/// The longest a shot runs before the next bird (60 s of game time), when the world has not
+/// come to rest by then.
+pub const MAX_SHOT_STEPS: u32 = 60 * STEPS_PER_SECOND;
+/// The ground's surface (the original generator's `GROUND_LEVEL`).
+const GROUND_Y: Fixed = Fixed::ratio(-35, 10);
+
+/// One shot: where the bird is released, relative to its rest point on the slingshot (m; at
+/// most the bird's drag radius away, further is clamped), and when it is tapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shot {
+    pub release: Vec2,
+    /// Seconds after the launch at which the bird's power is used; `None`: no tap.
+    pub tap: Option<Fixed>,
+}
+
+/// How a level ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every pig destroyed.
+    Passed,
+    /// Pigs left when the shots ran out.
+    NotPassed,
+    /// More shots than the level has birds: nothing was played.
+    Invalid,
+}
+
+/// The result of playing shots on a level.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Outcome {
+    pub status: Status,
+    pub pigs_left: u32,
+    /// Shots taken (the last is the one that destroyed the last pig, if any).
+    pub shots: u32,
+    /// Physics steps run in all (50 per second).
+    pub steps: u32,
+    /// Hash of the final state: the world's and every object's life.
+    pub final_hash: u64,
+}
+
+/// Why a level could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Body(#[from] BodyError),
+    #[error("the level has {0} objects; the engine holds at most {1} bodies")]
+    TooManyBodies(usize, usize),
+    #[error("tap time {0} s is negative (a tap comes after the launch)")]
+    TapBeforeLaunch(String),
+}
+
+/// A bird in flight (or done flying).
+#[derive(Clone, Copy, Debug)]
+struct Flight {
+    bird: BirdKind,
+    /// Step at which it left the slingshot (or was split off).
+    since: u32,
+    /// Step of its first collision, if any (`IsDying`).
+    collided: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Pig,
+    Block(Material),
+    Platform,
+    Tnt,
+    Egg,
+    Bird,
+}
+
+#[derive(Clone, Debug)]
+struct Thing {
+    body: BodyId,
+    kind: Kind,
+    role: Role,
+    life: Fixed,
+    /// Life after the immortal time, if the thing can be damaged.
+    full_life: Option<Fixed>,
+    defence: Fixed,
+    alive: bool,
+    /// Step at which it was created (immortality counts from there).
+    born: u32,
+    flight: Option<Flight>,
+}
+
+/// A level in play. `Clone` is a complete snapshot (the search plays candidates from one).
+#[derive(Clone)]
+pub struct Game {
+    world: World,
+    things: Vec<Thing>,
+    /// Thing index of each body (by body index; `None` for the ground).
+    by_body: Vec<Option<u32>>,
+    /// Half the level's width: beyond it a body is out of the world.
+    half_width: Fixed,
+    birds: Vec<BirdKind>,
+    next_bird: usize,
+    rest_point: Vec2,
+    step: u32,
+    /// The step before which the flying bird's power is used, and the bird.
+    pending_tap: Option<(u32, u32)>,
+    pigs_left: u32,
+    damage_multiplier: Fixed,
+    max_launch_speed: Fixed,
+}
+
+/// The engine settings of Science Birds (`Physics2DSettings.asset`, `TimeManager.asset`).
+pub fn settings() -> StepSettings {
+    let mut s = StepSettings::default().with_steps_per_second(STEPS_PER_SECOND);
+    s.velocity_iterations = 100;
+    s.position_iterations = 100;
+    s.gravity = Vec2::new(Fixed::ZERO, Fixed::ratio(-981, 100));
+    s
+}
+
+fn world_number(name: &str) -> Fixed {
+    let text = catalogue()
+        .world(name)
+        .unwrap_or_else(|| panic!("catalogue: {name}"));
+    crate::number::Decimal::parse(text)
+        .unwrap_or_else(|e| panic!("catalogue: {name}: {e:?}"))
+        .value()
+}
+
+fn extra(kind: Kind, name: &str) -> Fixed {
+    catalogue()
+        .entry(kind)
+        .extra
+        .get(name)
+        .unwrap_or_else(|| panic!("catalogue: {} has no {name}", kind.name()))
+        .value()
+}
+
+impl Game {
+    /// The level's world at its start: the ground, then the objects in the game's creation
+    /// order (pigs, blocks, platforms, TNT).
+    pub fn new(level: &Level) -> Result<Game, PlayError> {
+        if level.objects.len() + 1 > engine::MAX_BODIES {
+            return Err(PlayError::TooManyBodies(
+                level.objects.len(),
+                engine::MAX_BODIES,
+            ));
+        }
+        let mut world =
+            World::with_settings(settings()).expect("Science Birds' settings are valid");
+        let cat = catalogue();
+        let half_width = world_pair("level_original_size")
+            .0
+            .mul_int(i64::from(level.width))
+            * Fixed::HALF;
+        // The ground: a static slab whose top is the ground level, wider than the level.
+        let ground_half = half_width + Fixed::from_int(50);
+        let slab = Polygon::new_box(
+            ground_half,
+            Fixed::from_int(5),
+            Vec2::new(Fixed::ZERO, GROUND_Y - Fixed::from_int(5)),
+            Fixed::ZERO,
+        )
+        .expect("ground box");
+        let mut ground = BodyDef::new(
+            BodyKind::Static,
+            Vec2::ZERO,
+            Fixed::ZERO,
+            vec![Shape::Polygon(slab)],
+        );
+        let default = cat
+            .physics_material("Default")
+            .expect("catalogue: Default material");
+        ground.friction = default.friction.value();
+        ground.restitution = default.bounciness.value();
+        world.add_body(&ground).expect("ground body");
+        let mut game = Game {
+            world,
+            things: Vec::new(),
+            by_body: vec![None],
+            half_width,
+            birds: level.birds.clone(),
+            next_bird: 0,
+            rest_point: {
+                let (sx, sy) = world_pair("sling_select_pos");
+                Vec2::new(
+                    level.slingshot.x.value() - sx,
+                    level.slingshot.y.value() - sy,
+                )
+            },
+            step: 0,
+            pending_tap: None,
+            pigs_left: 0,
+            damage_multiplier: world_number("damage_multiplier"),
+            max_launch_speed: world_number("bird_max_launch_speed"),
+        };
+        for i in level.creation_order() {
+            let o = &level.objects[i as usize];
+            let (role, material, scale) = match &o.kind {
+                ObjectKind::Pig { .. } => (Role::Pig, None, Vec2::new(Fixed::ONE, Fixed::ONE)),
+                ObjectKind::Block { material, .. } => (
+                    Role::Block(*material),
+                    Some(*material),
+                    Vec2::new(Fixed::ONE, Fixed::ONE),
+                ),
+                ObjectKind::Platform { scale_x, scale_y } => (
+                    Role::Platform,
+                    None,
+                    Vec2::new(scale_x.value(), scale_y.value()),
+                ),
+                ObjectKind::Tnt => (Role::Tnt, None, Vec2::new(Fixed::ONE, Fixed::ONE)),
+            };
+            let kind = o.kind.catalogue_kind();
+            let position = Vec2::new(o.x.value(), o.y.value());
+            let def = body_def(kind, material, scale, position, radians(o.rotation.value()))?;
+            game.add(kind, role, material, &def);
+        }
+        game.pigs_left = game.things.iter().filter(|t| t.role == Role::Pig).count() as u32;
+        Ok(game)
+    }
+
+    fn add(&mut self, kind: Kind, role: Role, material: Option<Material>, def: &BodyDef) -> u32 {
+        let body = self
+            .world
+            .add_body(def)
+            .expect("a body within the engine's limits");
+        let cat = catalogue();
+        let full_life = match role {
+            Role::Platform => None,
+            _ => cat.life(kind, material).map(|d| d.value()),
+        };
+        let defence = cat
+            .defense(kind, material)
+            .map_or(Fixed::ZERO, |d| d.value());
+        let index = self.things.len() as u32;
+        self.things.push(Thing {
+            body,
+            kind,
+            role,
+            life: Fixed::from_int(10_000),
+            full_life,
+            defence,
+            alive: true,
+            born: self.step,
+            flight: None,
+        });
+        let slot = body.index();
+        if self.by_body.len() <= slot {
+            self.by_body.resize(slot + 1, None);
+        }
+        self.by_body[slot] = Some(index);
+        index
+    }
+
+    /// The engine world (for observation).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Pigs not yet destroyed.
+    pub fn pigs_left(&self) -> u32 {
+        self.pigs_left
+    }
+
+    /// The level's objects destroyed so far (pigs, blocks, TNT).
+    pub fn destroyed(&self) -> u32 {
+        self.things
+            .iter()
+            .filter(|t| !t.alive && matches!(t.role, Role::Pig | Role::Block(_) | Role::Tnt))
+            .count() as u32
+    }
+
+    /// Physics steps run so far.
+    pub fn steps(&self) -> u32 {
+        self.step
+    }
+
+    /// Birds not yet shot.
+    pub fn birds_left(&self) -> usize {
+        self.birds.len() - self.next_bird
+    }
+
+    /// The objects alive now: (kind, block material, body), in creation order.
+    pub fn objects(&self) -> impl Iterator<Item = (Kind, Option<Material>, BodyId)> + '_ {
+        self.things.iter().filter(|t| t.alive).map(|t| {
+            let material = match t.role {
+                Role::Block(m) => Some(m),
+                _ => None,
+            };
+            (t.kind, material, t.body)
+        })
+    }
+
+    /// The rest point of a bird on the slingshot (m).
+    pub fn rest_point(&self) -> Vec2 {
+        self.rest_point
+    }
+
+    /// Where each of the level's objects is now (creation order; `None` once destroyed).
+    pub fn positions(&self) -> Vec<Option<Vec2>> {
+        self.things
+            .iter()
+            .filter(|t| t.flight.is_none() && t.role != Role::Egg)
+            .map(|t| {
+                t.alive
+                    .then(|| self.world.body(t.body).expect("live body").position())
+            })
+            .collect()
+    }
+
+    /// The next bird's drag radius and whether it has a power to tap, if a bird is left.
+    pub fn next_bird_reach(&self) -> Option<(Fixed, bool)> {
+        let bird = *self.birds.get(self.next_bird)?;
+        Some((
+            extra(Kind::Bird(bird), "drag_radius"),
+            bird != BirdKind::Red,
+        ))
+    }
+
+    /// One step without a shot.
+    pub fn step_idle(&mut self) {
+        self.advance();
+    }
+
+    /// Runs the level's opening (the immortal time) before the first shot.
+    pub fn settle(&mut self) {
+        while self.step < IMMORTAL_STEPS {
+            self.advance();
+        }
+    }
+
+    /// Launches the next bird and runs until the world is at rest, every pig is destroyed, or
+    /// `MAX_SHOT_STEPS` have passed. Returns false, doing nothing, when no bird is left.
+    pub fn shoot(&mut self, shot: &Shot) -> Result<bool, PlayError> {
+        if !self.launch(shot)? {
+            return Ok(false);
+        }
+        let start = self.step;
+        while self.step - start < MAX_SHOT_STEPS && self.pigs_left > 0 {
+            self.advance();
+            if self.world.is_at_rest() {
+                break;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Launches the next bird (its tap, if any, comes during the following steps) without
+    /// running the world. Returns false, doing nothing, when no bird is left.
+    pub fn launch(&mut self, shot: &Shot) -> Result<bool, PlayError> {
+        let tap_after = match shot.tap {
+            Some(t) if t.is_negative() => {
+                return Err(PlayError::TapBeforeLaunch(format!("{:.3}", t.to_f64())))
+            }
+            // Rounded to the nearest step, at least the one after the launch.
+            Some(t) => Some(
+                (t * Fixed::from_int(STEPS_PER_SECOND as i32) + Fixed::HALF)
+                    .floor_int()
+                    .clamp(1, i64::from(MAX_SHOT_STEPS)) as u32,
+            ),
+            None => None,
+        };
+        let Some(&bird) = self.birds.get(self.next_bird) else {
+            return Ok(false);
+        };
+        self.next_bird += 1;
+        let kind = Kind::Bird(bird);
+        let drag_radius = extra(kind, "drag_radius");
+        let (dragged, velocity) = launch(shot.release, drag_radius, self.max_launch_speed);
+        let index = self.launch_bird(bird, self.rest_point + dragged, velocity)?;
+        // The power is used before the step that ends `tap_after` steps after the launch.
+        self.pending_tap = tap_after.map(|n| (self.step + n - 1, index));
+        Ok(true)
+    }
+
+    fn launch_bird(&mut self, bird: BirdKind, at: Vec2, velocity: Vec2) -> Result<u32, PlayError> {
+        let kind = Kind::Bird(bird);
+        let e = catalogue().entry(kind);
+        let scale = Vec2::new(e.scale.0.value(), e.scale.1.value());
+        let mut def = body_def(kind, None, scale, at, Fixed::ZERO)?;
+        def.gravity_scale = extra(kind, "launch_gravity");
+        def.linear_velocity = velocity;
+        let index = self.add(kind, Role::Bird, None, &def);
+        self.things[index as usize].flight = Some(Flight {
+            bird,
+            since: self.step,
+            collided: None,
+        });
+        Ok(index)
+    }
+
+    /// One physics step and what the game does around it.
+    fn advance(&mut self) {
+        if let Some((at, i)) = self.pending_tap {
+            if at == self.step {
+                self.pending_tap = None;
+                self.use_power(i);
+            }
+        }
+        // Velocities as each contact begins: before the step's solve.
+        let before: Vec<Vec2> = self
+            .world
+            .bodies()
+            .iter()
+            .map(|b| b.linear_velocity())
+            .collect();
+        self.world.step();
+        self.step += 1;
+        let begins: Vec<(BodyId, BodyId)> = self
+            .world
+            .contact_begins()
+            .iter()
+            .map(|c| (c.body_a, c.body_b))
+            .collect();
+        for (a, b) in begins {
+            self.collide(a, b, &before);
+            self.collide(b, a, &before);
+        }
+        self.end_immortality();
+        self.remove_out_of_world();
+        self.bird_timers();
+    }
+
+    fn thing_of(&self, body: BodyId) -> Option<u32> {
+        self.by_body.get(body.index()).copied().flatten()
+    }
+
+    /// `this`'s collision callback for a contact with `other`.
+    fn collide(&mut self, this: BodyId, other: BodyId, before: &[Vec2]) {
+        let Some(ti) = self.thing_of(this) else {
+            return;
+        };
+        if !self.things[ti as usize].alive {
+            return;
+        }
+        let rel = before[other.index()] - before[this.index()];
+        let oi = self.thing_of(other);
+        let t = &self.things[ti as usize];
+        match t.role {
+            Role::Platform => {}
+            Role::Egg => {
+                let (area, power, damage) = explosive(t.kind);
+                let at = self.world.body(t.body).expect("live body").position();
+                self.die(ti);
+                self.explode(at, area, power, damage, ti);
+            }
+            Role::Bird => {
+                let Some(f) = t.flight else { return };
+                if f.collided.is_some() {
+                    return;
+                }
+                let step = self.step;
+                if let Some(fl) = self.things[ti as usize].flight.as_mut() {
+                    fl.collided = Some(step);
+                }
+                // The black bird explodes on impact (the reference plays its "explode"
+                // animation, whose event triggers the explosion; rephyre explodes at once).
+                if f.bird == BirdKind::Black {
+                    self.black_bird_explodes(ti);
+                }
+            }
+            Role::Block(material)
+                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) =>
+            {
+                let o = &self.things[oi.unwrap() as usize];
+                let bird_mass = self.world.body(o.body).expect("bird body").mass();
+                let name = match material {
+                    Material::Wood => "damage_wood",
+                    Material::Stone => "damage_stone",
+                    Material::Ice => "damage_ice",
+                };
+                let d = bird_damage(
+                    rel,
+                    bird_mass,
+                    extra(o.kind, name),
+                    self.damage_multiplier,
+                    t.defence,
+                );
+                self.deal(ti, d);
+            }
+            Role::Pig | Role::Block(_) | Role::Tnt => {
+                let motion = |body: BodyId| {
+                    let b = self.world.body(body).expect("body");
+                    Motion {
+                        mass: b.mass(),
+                        velocity: b.linear_velocity(),
+                    }
+                };
+                let this_m = motion(this);
+                let other_m = match oi {
+                    None => None,
+                    Some(o) if self.things[o as usize].role == Role::Platform => Some(Motion {
+                        // A kinematic body: the prefab's mass, never moving.
+                        mass: catalogue().entry(Kind::Platform).prefab_mass.value(),
+                        velocity: Vec2::ZERO,
+                    }),
+                    Some(_) => Some(motion(other)),
+                };
+                let d = collision_damage(rel, this_m, other_m, self.damage_multiplier, t.defence);
+                self.deal(ti, d);
+            }
+        }
+    }
+
+    fn deal(&mut self, ti: u32, damage: Fixed) {
+        let t = &mut self.things[ti as usize];
+        if !t.alive || t.full_life.is_none() || damage == Fixed::ZERO {
+            return;
+        }
+        t.life -= damage;
+        if t.life <= Fixed::ZERO {
+            let tnt = (t.role == Role::Tnt).then(|| explosive(t.kind));
+            let at = self.world.body(t.body).expect("live body").position();
+            self.die(ti);
+            if let Some((area, power, dmg)) = tnt {
+                self.explode(at, area, power, dmg, ti);
+            }
+        }
+    }
+
+    /// Removes a thing from the world (its collider disabled at once, as `Die` does).
+    fn die(&mut self, ti: u32) {
+        let t = &mut self.things[ti as usize];
+        if !t.alive {
+            return;
+        }
+        t.alive = false;
+        if t.role == Role::Pig {
+            self.pigs_left -= 1;
+        }
+        self.world.remove_body(t.body).expect("a live body");
+    }
+
+    /// An explosion at `center`: every live dynamic thing but the explosive and the birds, in
+    /// creation order, takes its damage and impulse (a TNT destroyed here explodes in turn,
+    /// before the rest of this explosion's list, as in the reference).
+    fn explode(&mut self, center: Vec2, area: Fixed, power: Fixed, damage: Fixed, explosive: u32) {
+        let targets: Vec<u32> = (0..self.things.len() as u32)
+            .filter(|&i| {
+                let t = &self.things[i as usize];
+                i != explosive && t.alive && t.role != Role::Bird && t.role != Role::Platform
+            })
+            .collect();
+        for i in targets {
+            if !self.things[i as usize].alive {
+                continue;
+            }
+            let body = self.things[i as usize].body;
+            let b = self.world.body(body).expect("live body");
+            let (d, impulse) = explosion_effect(b.position() - center, area, power, damage);
+            let point = b.world_center();
+            self.deal(i, d);
+            if self.things[i as usize].alive && impulse != Vec2::ZERO {
+                self.world
+                    .apply_linear_impulse(body, impulse, point)
+                    .expect("live body");
+            }
+        }
+    }
+
+    fn black_bird_explodes(&mut self, ti: u32) {
+        let t = &self.things[ti as usize];
+        let (area, power, damage) = explosive(t.kind);
+        let at = self.world.body(t.body).expect("live body").position();
+        self.explode(at, area, power, damage, ti);
+        self.die(ti);
+    }
+
+    /// The bird's power at a tap: only while it flies (launched, not yet collided, alive).
+    fn use_power(&mut self, ti: u32) {
+        let t = &self.things[ti as usize];
+        let Some(f) = t.flight else { return };
+        if !t.alive || f.collided.is_some() {
+            return;
+        }
+        let body = t.body;
+        let b = self.world.body(body).expect("live body");
+        let (position, velocity) = (b.position(), b.linear_velocity());
+        let point = b.world_center();
+        let kind = t.kind;
+        match f.bird {
+            BirdKind::Red => {}
+            BirdKind::Yellow => {
+                let force = extra(kind, "power.attack_force");
+                let j = velocity.normalize_or_zero().scale(force);
+                self.world
+                    .apply_linear_impulse(body, j, point)
+                    .expect("live body");
+            }
+            BirdKind::Black => self.black_bird_explodes(ti),
+            BirdKind::White => {
+                let egg_force = extra(kind, "power.egg_force");
+                let push_up = extra(kind, "power.push_up_force");
+                let def = body_def(
+                    Kind::Egg,
+                    None,
+                    Vec2::new(Fixed::ONE, Fixed::ONE),
+                    position,
+                    Fixed::ZERO,
+                )
+                .expect("the egg's body");
+                let egg = self.add(Kind::Egg, Role::Egg, None, &def);
+                let egg_body = self.things[egg as usize].body;
+                let egg_point = self.world.body(egg_body).expect("egg").world_center();
+                self.world
+                    .apply_linear_impulse(egg_body, Vec2::new(Fixed::ZERO, -egg_force), egg_point)
+                    .expect("egg");
+                self.world
+                    .apply_linear_impulse(body, Vec2::new(Fixed::ZERO, push_up), point)
+                    .expect("live body");
+            }
+            BirdKind::Blue => {
+                let children = extra(kind, "power.children").floor_int();
+                let between = radians(extra(kind, "power.angle_between"));
+                let gravity_scale = extra(kind, "launch_gravity");
+                let speed = velocity.length();
+                let dir = velocity.normalize_or_zero();
+                let e = catalogue().entry(kind);
+                let scale = Vec2::new(e.scale.0.value(), e.scale.1.value());
+                // The first child turns by between · ½ · children, each next one by −between.
+                let mut angle = between.mul_int(children) * Fixed::HALF;
+                self.die(ti);
+                for _ in 0..children {
+                    let (s, c) = sin_cos(angle);
+                    let d = Vec2::new(dir.x * c - dir.y * s, dir.x * s + dir.y * c);
+                    let mut def =
+                        body_def(kind, None, scale, position, Fixed::ZERO).expect("a blue bird");
+                    def.gravity_scale = gravity_scale;
+                    def.linear_velocity = d.scale(speed);
+                    let child = self.add(kind, Role::Bird, None, &def);
+                    self.things[child as usize].flight = Some(Flight {
+                        bird: BirdKind::Blue,
+                        since: self.step,
+                        collided: None,
+                    });
+                    angle -= between;
+                }
+            }
+        }
+    }
+
+    fn end_immortality(&mut self) {
+        let step = self.step;
+        for t in &mut self.things {
+            if t.alive && step - t.born == IMMORTAL_STEPS {
+                if let Some(l) = t.full_life {
+                    t.life = l;
+                }
+            }
+        }
+    }
+
+    /// `ABGameObject.DestroyIfOutScreen`: a body entirely left or right of the level dies (a
+    /// pig so destroyed counts as destroyed).
+    fn remove_out_of_world(&mut self) {
+        let mut out = Vec::new();
+        for (i, t) in self.things.iter().enumerate() {
+            if !t.alive || t.role == Role::Platform {
+                continue;
+            }
+            let b = self.world.body(t.body).expect("live body");
+            let x = b.position().x;
+            let xf = b.transform();
+            let (mut lo, mut hi) = (Fixed::MAX, Fixed::MIN);
+            for p in b.parts() {
+                let bb = p.aabb(xf);
+                lo = lo.min(bb.lower.x);
+                hi = hi.max(bb.upper.x);
+            }
+            let half = (hi - lo) * Fixed::HALF;
+            if x - half > self.half_width || x + half < -self.half_width {
+                out.push(i as u32);
+            }
+        }
+        for i in out {
+            self.die(i);
+        }
+    }
+
+    fn bird_timers(&mut self) {
+        let step = self.step;
+        let mut dead = Vec::new();
+        for (i, t) in self.things.iter().enumerate() {
+            let Some(f) = t.flight else { continue };
+            if !t.alive {
+                continue;
+            }
+            let expired = step - f.since >= BIRD_LIFETIME_STEPS;
+            let slow = f.collided.is_some_and(|c| {
+                let since = step - c;
+                since >= BIRD_FIRST_CHECK_STEPS
+                    && (since - BIRD_FIRST_CHECK_STEPS).is_multiple_of(BIRD_CHECK_EVERY_STEPS)
+                    && self
+                        .world
+                        .body(t.body)
+                        .expect("live body")
+                        .linear_velocity()
+                        .shorter_than(Fixed::ratio(1, 1000))
+            });
+            if expired || slow {
+                dead.push(i as u32);
+            }
+        }
+        for i in dead {
+            self.die(i);
+        }
+    }
+
+    /// The state's hash: the world's, then every thing's life and liveness in order.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = self.world.state_hash();
+        for t in &self.things {
+            h = chain_hash(h, mix64(t.life.raw() as u64 ^ (u64::from(t.alive) << 63)));
+        }
+        h
+    }
+}
+
+fn explosive(kind: Kind) -> (Fixed, Fixed, Fixed) {
+    (
+        extra(kind, "explosion_area"),
+        extra(kind, "explosion_power"),
+        extra(kind, "explosion_damage"),
+    )
+}
+
+/// A world constant that is a pair of numbers ("x y").
+fn world_pair(name: &str) -> (Fixed, Fixed) {
+    let text = catalogue()
+        .world(name)
+        .unwrap_or_else(|| panic!("catalogue: {name}"));
+    let mut it = text.split_whitespace().map(|s| {
+        crate::number::Decimal::parse(s)
+            .unwrap_or_else(|e| panic!("catalogue: {name}: {e:?}"))
+            .value()
+    });
+    match (it.next(), it.next(), it.next()) {
+        (Some(x), Some(y), None) => (x, y),
+        _ => panic!("catalogue: {name} is not a pair"),
+    }
+}
+
+/// Plays `shots` on `level`: the opening, then each shot to rest, stopping when every pig is
+/// destroyed.
+pub fn play(level: &Level, shots: &[Shot]) -> Result<Outcome, PlayError> {
+    let mut game = Game::new(level)?;
+    if shots.len() > level.birds.len() {
+        return Ok(Outcome {
+            status: Status::Invalid,
+            pigs_left: game.pigs_left(),
+            shots: 0,
+            steps: 0,
+            final_hash: game.state_hash(),
+        });
+    }
+    game.settle();
+    let mut taken = 0;
+    for shot in shots {
+        if game.pigs_left() == 0 {
+            break;
+        }
+        game.shoot(shot)?;
+        taken += 1;
+    }
+    let status = if game.pigs_left() == 0 {
+        Status::Passed
+    } else {
+        Status::NotPassed
+    };
+    Ok(Outcome {
+        status,
+        pigs_left: game.pigs_left(),
+        shots: taken,
+        steps: game.steps(),
+        final_hash: game.state_hash(),
+    })
+}
