@@ -9,11 +9,13 @@
 //! * [`levelset`]: level sets, their import from XML files and folders, and the level-set file
 //!   (`phyq/FORMAT.md`);
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
-//!   tier).
+//!   tier);
+//! * [`colours`]: the sprites' colour maps and the palette of observations.
 //!
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
 
 pub mod catalogue;
+pub mod colours;
 pub mod decompose;
 pub mod generator;
 pub mod level;
