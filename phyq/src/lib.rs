@@ -10,7 +10,10 @@
 //!   (`phyq/FORMAT.md`);
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
 //!   tier);
-//! * [`colours`]: the sprites' colour maps and the palette of observations.
+//! * observations: [`scene`] (the bodies to see, from a level's initial state or, later, a
+//!   simulation), [`picture`] (the 640 × 480 screenshot in the original's colour codes and
+//!   framing), [`symbolic`] (the original's symbolic representation as JSON), [`colours`] (the
+//!   sprites' colour maps and the palette).
 //!
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
 
@@ -21,6 +24,9 @@ pub mod generator;
 pub mod level;
 pub mod levelset;
 pub mod number;
+pub mod picture;
+pub mod scene;
+pub mod symbolic;
 pub mod templates;
 pub mod xml;
 
