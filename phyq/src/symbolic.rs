@@ -218,12 +218,40 @@ pub fn of_level(level: &crate::level::Level, id: Option<String>) -> Symbolic {
     symbolic(&Scene::initial(level), &Framing::of_level(level), id)
 }
 
-/// Pretty-printed JSON with a final newline: the same bytes for the same scene everywhere.
+/// The JSON text: one field a line, each object on one line, a final newline; the same bytes
+/// for the same scene everywhere.
 pub fn to_json(s: &Symbolic) -> String {
     // Plain structs of numbers and strings: serialising them cannot fail.
-    let mut text = serde_json::to_string_pretty(s).unwrap_or_default();
-    text.push('\n');
-    text
+    let j = |v: &dyn erased::Json| v.text();
+    let mut out = String::from("{\n");
+    for (name, value) in [
+        ("format", j(&s.format)),
+        ("version", j(&s.version)),
+        ("id", j(&s.id)),
+        ("screen", j(&s.screen)),
+        ("ground", j(&s.ground)),
+        ("slingshot", j(&s.slingshot)),
+        ("birds_left", j(&s.birds_left)),
+    ] {
+        out.push_str(&format!("  \"{name}\": {value},\n"));
+    }
+    out.push_str("  \"objects\": [\n");
+    let objects: Vec<String> = s.objects.iter().map(|o| format!("    {}", j(o))).collect();
+    out.push_str(&objects.join(",\n"));
+    out.push_str("\n  ]\n}\n");
+    out
+}
+
+mod erased {
+    /// Anything serialisable, as compact JSON text.
+    pub trait Json {
+        fn text(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn text(&self) -> String {
+            serde_json::to_string(self).unwrap_or_default()
+        }
+    }
 }
 
 #[cfg(test)]
