@@ -4,16 +4,17 @@
 //! # Framing
 //!
 //! The game's camera (`ABGameplayCamera.cs`, `ABGameWorld.DecodeLevel`) is orthographic with the
-//! screen's aspect, 640 × 480. Zoomed fully out (what an agent's `fully zoom out` asks, and the
-//! camera's widest: `ZoomCamera` clamps its width at the level's `Camera@maxWidth`) it shows
-//! `maxWidth` world units across; its x settles at `LeftBound()` = width/2 − maxWidth/2 = 0
-//! (the level's middle), its y is the level's `Camera@y`; with a width-limited view
+//! screen's aspect, 640 × 480. Zoomed fully out (the camera's widest: `ZoomCamera` clamps its
+//! width at the level's `Camera@maxWidth`) it shows `maxWidth` world units across; its x
+//! settles at `LeftBound()` = width/2 − maxWidth/2 = 0 (the level's middle), its y is the
+//! level's `Camera@y`; with a width-limited view
 //! (`CalculateOrthographicSize`) the height is 3/4 of the width. rephyre frames every picture
 //! that way ([`Framing::of_level`]): for the 75 templates (all `Camera y="-1" maxWidth="35"`)
 //! x from −17.5 to 17.5 (the whole level, `width` 2 × 17.5) and y from −14.125 to 12.125,
 //! 640/35 ≈ 18.29 pixels per unit. What is not in the reference: the camera's starting
-//! orthographic size (set in the scene file) and the damped motion towards that view; rephyre
-//! takes the settled view.
+//! orthographic size (set in the scene file), the damped motion towards that view and the zoom
+//! an agent works at (`AdaptCameraWidthToLevel` starts narrower, fitted to the objects); rephyre
+//! takes the settled, fully zoomed-out view, which shows the whole level.
 //!
 //! # Drawing
 //!
@@ -22,7 +23,7 @@
 //! each filled with its kind's code by [`raster::canvas`]'s exact rule: a pixel takes the
 //! colour when its centre is inside or on the outline. World points go to picture units
 //! (1/65,536 px) by one exact rounding of Q32.32 arithmetic ([`Framing::units`]); polygons with
-//! holes and concave ones are first split into convex pieces in the body's frame
+//! holes and concave ones are first split into convex pieces, exactly, on the world points
 //! ([`crate::decompose::convex_pieces`]). No floating point decides a pixel.
 
 use crate::colours::{fill, fill_of, palette, Painted, SHEET_GAP, SHEET_STRIP, SHEET_TEXT};
