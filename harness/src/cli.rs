@@ -491,7 +491,13 @@ EXAMPLES:
 const TASKS_SHOW_EXAMPLES: &str = "\
 EXAMPLES:
   rephyre tasks show 00000:000
-  rephyre tasks show 00100:000 --png scene.png --scale 2";
+  rephyre tasks show 00100:000 --png scene.png --scale 2
+  rephyre tasks show phyq:1_1_4:00001 --png level.png
+  rephyre tasks show phyq:1_1_4:00001 --json > level.json
+
+A Phy-Q id (phyq:L_C_K:NNNNN, see tasks list --tier phyq) shows the task's objects with their
+original sprite names, positions and screen boxes; --json prints the original's symbolic
+representation instead (docs/phyq.md, Observations), --png draws the 640 × 480 picture.";
 
 const TASKS_IMPORT_EXAMPLES: &str = "\
 EXAMPLES:
@@ -521,10 +527,10 @@ pub enum TasksCommand {
         #[arg(long, value_name = "T")]
         template: Option<String>,
     },
-    /// Bodies, goal, tier and description of one task.
+    /// Bodies, goal, tier and description of one task (Phy-Q: objects, or --json).
     #[command(after_help = TASKS_SHOW_EXAMPLES)]
     Show {
-        /// Task id, TTTTT:III.
+        /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
         id: String,
         /// Also draw the initial scene to this PNG file.
         #[arg(long, value_name = "FILE")]
@@ -532,6 +538,9 @@ pub enum TasksCommand {
         /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
         scale: u32,
+        /// Phy-Q tasks: print the symbolic representation (JSON) instead of the summary.
+        #[arg(long)]
+        json: bool,
     },
     /// Convert the original PHYRE task file (tasks.bin.lzma: xz + Thrift) to rephyre's format.
     #[command(after_help = TASKS_IMPORT_EXAMPLES)]
@@ -555,7 +564,12 @@ pub enum TasksCommand {
     /// A contact sheet: the initial scenes of many tasks in one PNG grid, to check tasks by eye.
     #[command(after_help = TASKS_SHEET_EXAMPLES)]
     Sheet {
-        /// Templates to include, e.g. 00012 or 0-4 (default: every template).
+        /// Only tasks of this tier: ball or two_balls (PHYRE), or phyq (the built-in Phy-Q
+        /// tasks, drawn as 640 × 480 pictures shrunk by --shrink).
+        #[arg(long, value_parser = parse_list_tier)]
+        tier: Option<ListTier>,
+        /// Templates to include, e.g. 00012 or 0-4 (default: every template of the tier); with
+        /// --tier phyq codes or paper numbers, e.g. 1_1_4,2.1.
         #[arg(long, value_name = "LIST")]
         templates: Option<String>,
         /// Tasks per template (first by id).
@@ -564,6 +578,9 @@ pub enum TasksCommand {
         /// Scenes per row.
         #[arg(long, value_name = "N", default_value_t = 10)]
         columns: usize,
+        /// --tier phyq: shrink each 640 × 480 picture N times (1 to 8; default 2).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+        shrink: Option<u32>,
         /// The PNG to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -573,7 +590,10 @@ pub enum TasksCommand {
 const TASKS_SHEET_EXAMPLES: &str = "\
 EXAMPLES:
   rephyre tasks sheet --templates 00012 --out template12.png
-  rephyre tasks sheet --templates 0-24 --per-template 4 --columns 8 --out ball-tier.png";
+  rephyre tasks sheet --templates 0-24 --per-template 4 --columns 8 --out ball-tier.png
+  rephyre tasks sheet --tier ball --per-template 1 --out one-per-template.png
+  rephyre tasks sheet --tier phyq --per-template 1 --columns 8 --out phyq.png
+  rephyre tasks sheet --tier phyq --templates 1.1,2_1_3 --per-template 4 --shrink 1 --out t.png";
 
 const SIMULATE_EXAMPLES: &str = "\
 EXAMPLES:
@@ -587,7 +607,7 @@ Status is SOLVED, NOT_SOLVED or INVALID (with the reason; an invalid action is n
 #[derive(Debug, Args)]
 #[command(after_help = SIMULATE_EXAMPLES)]
 pub struct SimulateArgs {
-    /// Task id, TTTTT:III.
+    /// Task id, TTTTT:III (Phy-Q ids cannot be simulated yet).
     pub id: String,
     /// Comma-separated action: 3 numbers (ball tier) or 6 (two_balls).
     #[arg(long, value_name = "A", allow_hyphen_values = true)]
@@ -612,14 +632,18 @@ EXAMPLES:
   rephyre render 00000:000 --out scene.png
   rephyre render 00000:000 --action 0.5,0.5,0.3 --step 300 --out t300.png --scale 3
   rephyre render 00000:000 --raw --out scene.bin
+  rephyre render phyq:1_1_4:00001 --out level.png
 
 --raw writes the 65,536 observation bytes (256 rows of 256, row 0 = bottom of the scene;
-values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).";
+values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).
+A Phy-Q id (phyq:L_C_K:NNNNN) draws the level's initial state as the game's 640 × 480 picture in
+its colour codes (docs/phyq.md, Observations); --raw writes the 307,200 codes (row 0 = top);
+--action and --step need the Phy-Q simulation, which rephyre does not have yet.";
 
 #[derive(Debug, Args)]
 #[command(after_help = RENDER_EXAMPLES)]
 pub struct RenderArgs {
-    /// Task id, TTTTT:III.
+    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
     pub id: String,
     /// Add the user balls of this action (comma-separated, as for `simulate`).
     #[arg(long, value_name = "A", allow_hyphen_values = true)]

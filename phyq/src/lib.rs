@@ -11,17 +11,25 @@
 //! * [`game`]: a level played on the engine (Science Birds' physics, damage, destruction,
 //!   explosions, the birds' powers, shots from the slingshot);
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
-//!   tier).
+//!   tier);
+//! * observations: [`scene`] (the bodies to see, from a level's initial state or, later, a
+//!   simulation), [`picture`] (the 640 × 480 screenshot in the original's colour codes and
+//!   framing), [`symbolic`] (the original's symbolic representation as JSON), [`colours`] (the
+//!   sprites' colour maps and the palette).
 //!
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
 
 pub mod catalogue;
+pub mod colours;
 pub mod decompose;
 pub mod game;
 pub mod generator;
 pub mod level;
 pub mod levelset;
 pub mod number;
+pub mod picture;
+pub mod scene;
+pub mod symbolic;
 pub mod templates;
 pub mod xml;
 

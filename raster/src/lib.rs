@@ -10,7 +10,10 @@
 //! * [`rollout_frames`]: the frames of a run at stride 60 (after steps 1, 61, 121, …);
 //! * [`object_features`]: the 14 numbers per object;
 //! * [`picture`]: PNG frames, animated GIFs with the action outlined, labelled contact sheets;
-//! * [`compare`]: pixel agreement with a reference observation (e.g. the original PHYRE's).
+//! * [`compare`]: pixel agreement with a reference observation (e.g. the original PHYRE's);
+//! * [`canvas`]: drawing into pictures of any size and palette (exact filled convex polygons and
+//!   discs, shrinking, enlarging, labelled sheets, PNG with a caller's palette), for observations
+//!   other than PHYRE's (the Phy-Q pictures of the `phyq` crate).
 //!
 //! The raster depends on the engine only. It knows nothing of tasks: callers pass each body's
 //! colour (`colours[body index]`, 0 = not drawn, e.g. walls) and, for features, an
@@ -19,6 +22,7 @@
 #![deny(clippy::float_arithmetic)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod canvas;
 pub mod features;
 mod font;
 pub mod frames;

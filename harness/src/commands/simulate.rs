@@ -31,6 +31,12 @@ struct Report {
 }
 
 pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
+    // The hook for Phy-Q: when the Phy-Q physics exists, its run fills a `phyq::scene::Scene`
+    // from the engine bodies at each frame step, and `--gif` encodes `phyq::picture::render`
+    // of each (the pictures' palette is `phyq::colours::palette`).
+    if super::phyq_obs::is_phyq_id(&a.id) {
+        anyhow::bail!("{}", super::phyq_obs::SIMULATION_PENDING);
+    }
     let action = parse_action(&a.action)?;
     let set = ctx.task_set()?;
     let task = lookup(set, &a.id)?;

@@ -15,7 +15,18 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Some(ListTier::Phyre(t)) => list_phyre(ctx, Some(t), template.as_deref()),
             None => list_phyre(ctx, None, template.as_deref()),
         },
-        TasksCommand::Show { id, png, scale } => {
+        TasksCommand::Show {
+            id,
+            png,
+            scale,
+            json,
+        } => {
+            if super::phyq_obs::is_phyq_id(&id) {
+                return super::phyq_obs::show(&id, png.as_deref(), scale, json);
+            }
+            if json {
+                anyhow::bail!("--json is for Phy-Q tasks (phyq:L_C_K:NNNNN)");
+            }
             let set = ctx.task_set()?;
             let task = lookup(set, &id)?;
             if let Some(p) = &png {
@@ -32,17 +43,39 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Ok(())
         }
         TasksCommand::Sheet {
+            tier,
             templates,
             per_template,
             columns,
+            shrink,
             out,
         } => {
+            let tier = match tier {
+                Some(ListTier::Phyq) => {
+                    let shrink = shrink.unwrap_or(2) as usize;
+                    return super::phyq_obs::sheet(
+                        templates.as_deref(),
+                        per_template,
+                        columns,
+                        shrink,
+                        &out,
+                    );
+                }
+                Some(ListTier::Phyre(t)) => Some(t),
+                None => None,
+            };
+            if shrink.is_some() {
+                anyhow::bail!("--shrink is for --tier phyq");
+            }
             studies::files::check_writable(&out)?;
             let set = ctx.task_set()?;
-            let wanted = match templates.as_deref() {
+            let mut wanted = match templates.as_deref() {
                 Some(list) => crate::parse::parse_templates(list)?,
                 None => set.templates(),
             };
+            if let Some(t) = tier {
+                wanted.retain(|&tpl| set.template(tpl).iter().any(|task| task.tier() == t));
+            }
             let mut scenes = Vec::new();
             for tpl in wanted {
                 for task in set.template(tpl).iter().take(per_template.max(1)) {

@@ -10,6 +10,7 @@ mod common;
 mod eval;
 mod help_and_errors;
 mod parity;
+mod phyq_obs;
 mod render;
 mod sampling_reports;
 mod shard;

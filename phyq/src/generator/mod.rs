@@ -491,3 +491,25 @@ pub fn builtin_tasks() -> &'static LevelSet {
         Err(e) => panic!("the built-in phyq tier: {e}"),
     })
 }
+
+/// One task of the built-in tier by id, made alone: the same entry (id, source, level) as in
+/// [`builtin_tasks`], without making the other 7,499. `None` for an id outside the tier.
+pub fn builtin_task(id: &LevelId) -> Option<Entry> {
+    let LevelId::Coded { index, .. } = id else {
+        return None;
+    };
+    let t = template_of(id)?;
+    if !(1..=TASKS_PER_TEMPLATE).contains(index) || task_id(t, *index) != *id {
+        return None;
+    }
+    let g = regenerate(t, *index, BUILTIN_SEED, 0).ok()?;
+    Some(Entry {
+        id: id.clone(),
+        source: format!(
+            "generated from {}, seed {BUILTIN_SEED}, attempt {}",
+            t.file_name(),
+            g.attempt
+        ),
+        level: g.level,
+    })
+}

@@ -1,0 +1,203 @@
+//! Observations of Phy-Q tasks (ids `phyq:L_C_K:NNNNN`, as `tasks list --tier phyq` prints
+//! them): `render`, `tasks show` and `tasks sheet` on the built-in tier, through
+//! `phyq::picture` and `phyq::symbolic`.
+//!
+//! What is not here yet: `simulate` (and its `--gif`) and `render --action/--step` need the
+//! Phy-Q physics, which rephyre does not have yet. When it comes, a simulation fills a
+//! `phyq::scene::Scene` from its engine bodies after each frame step and the GIF is
+//! `phyq::picture::render` of each, through [`SIMULATION_PENDING`]'s call sites.
+
+use crate::cli::RenderArgs;
+use anyhow::{bail, Result};
+use phyq::generator::{builtin_task, template_of};
+use phyq::levelset::Entry;
+use phyq::LevelId;
+use std::io::Write;
+use studies::files::{check_writable, write_atomic};
+
+/// Why a Phy-Q task cannot be run yet (the one message of every command that would need it).
+pub const SIMULATION_PENDING: &str =
+    "Phy-Q tasks cannot be simulated yet (rephyre has no Phy-Q physics so far)";
+
+/// Whether a task id names a Phy-Q task.
+pub fn is_phyq_id(id: &str) -> bool {
+    id.starts_with("phyq:")
+}
+
+/// The built-in Phy-Q task with this id, or a one-line error.
+pub fn lookup(id: &str) -> Result<Entry> {
+    let parsed: LevelId = id.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    match builtin_task(&parsed) {
+        Some(e) => Ok(e),
+        None => bail!(
+            "unknown Phy-Q task {parsed} (the tier has phyq:L_C_K:00001 to 00100 of the 75 templates: rephyre tasks list --tier phyq)"
+        ),
+    }
+}
+
+/// `render ID` for a Phy-Q id: the initial state's picture (PNG, or `--raw` codes).
+pub fn render(a: &RenderArgs) -> Result<()> {
+    if a.action.is_some() || a.step != 0 {
+        bail!("{SIMULATION_PENDING}: --action and --step are for PHYRE tasks");
+    }
+    if a.tier.is_some() {
+        bail!("--tier is for PHYRE tasks");
+    }
+    let entry = lookup(&a.id)?;
+    check_writable(&a.out)?;
+    let img = phyq::picture::render_level(&entry.level);
+    let bytes = if a.raw {
+        img.pixels.clone()
+    } else {
+        let big = raster::canvas::enlarge(&img, a.scale as usize);
+        phyq::picture::png_bytes(&big)?
+    };
+    write_atomic(&a.out, &bytes)?;
+    println!(
+        "{} -> {} ({})",
+        entry.id,
+        a.out.display(),
+        if a.raw {
+            "raw picture, 307200 bytes, 480 rows of 640 colour codes RRRGGGBB, row 0 = top"
+        } else {
+            "PNG"
+        }
+    );
+    Ok(())
+}
+
+/// `tasks show ID` for a Phy-Q id: a summary, or with `--json` the symbolic representation.
+pub fn show(id: &str, png: Option<&std::path::Path>, scale: u32, json: bool) -> Result<()> {
+    let entry = lookup(id)?;
+    if let Some(p) = png {
+        check_writable(p)?;
+    }
+    let sym = phyq::symbolic::of_level(&entry.level, Some(entry.id.to_string()));
+    let mut out = std::io::stdout().lock();
+    if json {
+        out.write_all(phyq::symbolic::to_json(&sym).as_bytes())?;
+    } else {
+        write_summary(&mut out, &entry, &sym)?;
+    }
+    if let Some(p) = png {
+        let img = phyq::picture::render_level(&entry.level);
+        let big = raster::canvas::enlarge(&img, scale as usize);
+        write_atomic(p, &phyq::picture::png_bytes(&big)?)?;
+        if !json {
+            writeln!(out, "png:         {}", p.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_summary(
+    out: &mut impl Write,
+    entry: &Entry,
+    sym: &phyq::symbolic::Symbolic,
+) -> Result<()> {
+    let level = &entry.level;
+    writeln!(out, "task:        {}", entry.id)?;
+    if let Some(t) = template_of(&entry.id) {
+        writeln!(
+            out,
+            "template:    {} (paper {}, scenario {} {})",
+            t.code, t.paper, t.scenario, t.scenario_name
+        )?;
+    }
+    writeln!(out, "source:      {}", entry.source)?;
+    writeln!(out, "birds:       {}", sym.birds_left.join(", "))?;
+    writeln!(
+        out,
+        "slingshot:   ({}, {})",
+        level.slingshot.x, level.slingshot.y
+    )?;
+    writeln!(
+        out,
+        "ground:      y {} (screen row {})",
+        sym.ground.y, sym.ground.screen_y
+    )?;
+    writeln!(
+        out,
+        "objects:     {} (world units, degrees; screen box in pixels of the 640 × 480 picture; --json for the symbolic representation)",
+        sym.objects.len()
+    )?;
+    writeln!(
+        out,
+        "  {:>3}  {:<11} {:<20} {:<12} {:>9} {:>9} {:>9}  screen box",
+        "#", "source", "type", "kind", "x", "y", "angle"
+    )?;
+    for o in &sym.objects {
+        let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for p in o.screen.iter().flatten() {
+            x0 = x0.min(p[0]);
+            y0 = y0.min(p[1]);
+            x1 = x1.max(p[0]);
+            y1 = y1.max(p[1]);
+        }
+        if let Some(c) = &o.circle {
+            let r = c.screen_r.ceil() as i64;
+            (x0, y0, x1, y1) = (
+                c.screen_x - r,
+                c.screen_y - r,
+                c.screen_x + r,
+                c.screen_y + r,
+            );
+        }
+        writeln!(
+            out,
+            "  {:>3}  {:<11} {:<20} {:<12} {:>9.3} {:>9.3} {:>9.3}  ({x0}, {y0})-({x1}, {y1})",
+            o.index, o.source, o.label, o.kind, o.x, o.y, o.angle
+        )?;
+    }
+    Ok(())
+}
+
+/// `tasks sheet --tier phyq`: the initial pictures of the first `per_template` tasks of each
+/// chosen template (codes or paper numbers, comma-separated; default all 75 in the table's
+/// order), shrunk, labelled with their ids.
+pub fn sheet(
+    templates: Option<&str>,
+    per_template: usize,
+    columns: usize,
+    shrink: usize,
+    out_path: &std::path::Path,
+) -> Result<()> {
+    check_writable(out_path)?;
+    let chosen: Vec<&phyq::templates::Template> = match templates {
+        None => phyq::templates::templates().iter().collect(),
+        Some(list) => list
+            .split(',')
+            .map(|name| {
+                let name = name.trim();
+                phyq::templates::find(name).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "no Phy-Q template {name:?} (use a code such as 1_1_4 or a paper number such as 1.1)"
+                    )
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    let per = per_template.clamp(1, phyq::generator::TASKS_PER_TEMPLATE as usize);
+    let mut pictures = Vec::new();
+    let mut labels = Vec::new();
+    for t in chosen {
+        for index in 1..=per as u32 {
+            let id = phyq::generator::task_id(t, index);
+            let entry = lookup(&id.to_string())?;
+            pictures.push(phyq::picture::render_level(&entry.level));
+            labels.push(format!("{id} {}", t.paper));
+        }
+    }
+    let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let sheet = phyq::picture::sheet(&pictures, &label_refs, columns, shrink);
+    write_atomic(out_path, &phyq::picture::png_bytes(&sheet)?)?;
+    println!(
+        "{} scenes -> {} ({}×{} px)",
+        pictures.len(),
+        out_path.display(),
+        sheet.width,
+        sheet.height
+    );
+    Ok(())
+}
