@@ -607,11 +607,22 @@ Status is SOLVED, NOT_SOLVED or INVALID (with the reason; an invalid action is n
 #[derive(Debug, Args)]
 #[command(after_help = SIMULATE_EXAMPLES)]
 pub struct SimulateArgs {
-    /// Task id, TTTTT:III (Phy-Q ids cannot be simulated yet).
+    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
     pub id: String,
-    /// Comma-separated action: 3 numbers (ball tier) or 6 (two_balls).
-    #[arg(long, value_name = "A", allow_hyphen_values = true)]
-    pub action: String,
+    /// PHYRE: comma-separated action, 3 numbers (ball tier) or 6 (two_balls).
+    #[arg(
+        long,
+        value_name = "A",
+        allow_hyphen_values = true,
+        required_unless_present = "shots",
+        conflicts_with = "shots"
+    )]
+    pub action: Option<String>,
+    /// Phy-Q: shots "x,y,tap;x,y,tap…", one per bird: the release point from the bird's rest
+    /// point on the slingshot in pixels of the level's 640×480 picture (y up; the drag is
+    /// clamped at 1 m), and the tap time in seconds after the launch (0: no tap).
+    #[arg(long, value_name = "SHOTS", allow_hyphen_values = true)]
+    pub shots: Option<String>,
     /// Action tier (default: the task's own tier).
     #[arg(long, value_parser = parse_tier)]
     pub tier: Option<Tier>,

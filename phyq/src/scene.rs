@@ -44,8 +44,11 @@ use engine::{Fixed, Transform, Vec2};
 pub enum Source {
     /// `level.objects[i]`.
     Object(usize),
-    /// The `i`-th bird, in launch order (0 is on the slingshot).
+    /// The `i`-th bird, in launch order (0 is on the slingshot); in a simulation also the birds
+    /// the blue one splits into.
     Bird(usize),
+    /// The egg the `i`-th bird (a white one) dropped.
+    Egg(usize),
     Slingshot,
 }
 

@@ -123,6 +123,7 @@ fn source_text(s: Source) -> String {
         Source::Slingshot => "slingshot".into(),
         Source::Object(i) => format!("object {i}"),
         Source::Bird(i) => format!("bird {i}"),
+        Source::Egg(i) => format!("egg of bird {i}"),
     }
 }
 

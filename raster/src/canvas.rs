@@ -250,13 +250,12 @@ pub fn sheet(
     img
 }
 
-/// Encode an indexed picture as PNG bytes (8-bit palette, default compression) with the given
-/// palette (1 to 256 colours; every pixel must index into it).
-pub fn png_bytes(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
-    let encode = |e: &dyn core::fmt::Display| PictureError::Encode(e.to_string());
+/// Checks that a picture has its pixels and that every pixel indexes into `palette` (1 to 256
+/// colours).
+fn check_picture(img: &Indexed, palette: &[[u8; 3]]) -> Result<(), PictureError> {
     if palette.is_empty() || palette.len() > 256 {
         return Err(PictureError::Encode(format!(
-            "a PNG palette has 1 to 256 colours, not {}",
+            "a palette has 1 to 256 colours, not {}",
             palette.len()
         )));
     }
@@ -275,18 +274,63 @@ pub fn png_bytes(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureE
             palette.len()
         )));
     }
-    let w = u32::try_from(img.width).map_err(|e| encode(&e))?;
-    let h = u32::try_from(img.height).map_err(|e| encode(&e))?;
+    Ok(())
+}
+
+fn encode_error(e: impl core::fmt::Display) -> PictureError {
+    PictureError::Encode(e.to_string())
+}
+
+/// Encode an indexed picture as PNG bytes (8-bit palette, default compression) with the given
+/// palette (1 to 256 colours; every pixel must index into it).
+pub fn png_bytes(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
+    check_picture(img, palette)?;
+    let w = u32::try_from(img.width).map_err(encode_error)?;
+    let h = u32::try_from(img.height).map_err(encode_error)?;
     let mut out = Vec::new();
     let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Indexed);
     enc.set_depth(png::BitDepth::Eight);
     enc.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
-    let mut writer = enc.write_header().map_err(|e| encode(&e))?;
-    writer
-        .write_image_data(&img.pixels)
-        .map_err(|e| encode(&e))?;
-    writer.finish().map_err(|e| encode(&e))?;
+    let mut writer = enc.write_header().map_err(encode_error)?;
+    writer.write_image_data(&img.pixels).map_err(encode_error)?;
+    writer.finish().map_err(encode_error)?;
+    Ok(out)
+}
+
+/// Encode frames of one size as an animated GIF (looping, `delay_cs` hundredths of a second
+/// per frame) with the given palette.
+pub fn gif_bytes(
+    frames: &[Indexed],
+    palette: &[[u8; 3]],
+    delay_cs: u16,
+) -> Result<Vec<u8>, PictureError> {
+    let first = frames
+        .first()
+        .ok_or_else(|| PictureError::Encode("a GIF needs at least one frame".into()))?;
+    let w = u16::try_from(first.width).map_err(encode_error)?;
+    let h = u16::try_from(first.height).map_err(encode_error)?;
+    for f in frames {
+        check_picture(f, palette)?;
+        if (f.width, f.height) != (first.width, first.height) {
+            return Err(PictureError::Encode(format!(
+                "GIF frames differ in size: {}×{} and {}×{}",
+                first.width, first.height, f.width, f.height
+            )));
+        }
+    }
+    let flat: Vec<u8> = palette.iter().flatten().copied().collect();
+    let mut out = Vec::new();
+    {
+        let mut enc = gif::Encoder::new(&mut out, w, h, &flat).map_err(encode_error)?;
+        enc.set_repeat(gif::Repeat::Infinite)
+            .map_err(encode_error)?;
+        for f in frames {
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, f.pixels.clone(), None);
+            frame.delay = delay_cs;
+            enc.write_frame(&frame).map_err(encode_error)?;
+        }
+    }
     Ok(out)
 }
 

@@ -210,49 +210,9 @@ pub fn action_frames(
         .collect()
 }
 
-fn palette_bytes() -> Vec<u8> {
-    PALETTE.iter().flatten().copied().collect()
-}
-
-fn encode_error(e: impl core::fmt::Display) -> PictureError {
-    PictureError::Encode(e.to_string())
-}
-
-fn check_image(img: &Indexed) -> Result<(), PictureError> {
-    if img.width == 0 || img.height == 0 || img.pixels.len() != img.width * img.height {
-        return Err(PictureError::Encode(format!(
-            "a {}×{} image needs {} pixels, has {}",
-            img.width,
-            img.height,
-            img.width * img.height,
-            img.pixels.len()
-        )));
-    }
-    if let Some(bad) = img.pixels.iter().find(|&&p| p as usize >= PALETTE.len()) {
-        return Err(PictureError::Encode(format!(
-            "palette index {bad} outside the {}-colour palette",
-            PALETTE.len()
-        )));
-    }
-    Ok(())
-}
-
-/// Encode an indexed image as PNG bytes (8-bit palette, default compression).
+/// Encode an indexed image as PNG bytes (8-bit palette, default compression) in [`PALETTE`].
 pub fn png_bytes(img: &Indexed) -> Result<Vec<u8>, PictureError> {
-    check_image(img)?;
-    let (w, h) = (
-        u32::try_from(img.width).map_err(encode_error)?,
-        u32::try_from(img.height).map_err(encode_error)?,
-    );
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(palette_bytes());
-    let mut writer = enc.write_header().map_err(encode_error)?;
-    writer.write_image_data(&img.pixels).map_err(encode_error)?;
-    writer.finish().map_err(encode_error)?;
-    Ok(out)
+    crate::canvas::png_bytes(img, &PALETTE)
 }
 
 /// Write bytes to `path`, mapping every failure to [`PictureError::Io`].
@@ -281,32 +241,7 @@ pub fn write_observation_png(
 /// Encode frames as an animated, looping GIF (`delay_cs` hundredths of a second per frame).
 /// All frames must have the size of the first, at most 65,535 pixels a side.
 pub fn gif_bytes(frames: &[Indexed], delay_cs: u16) -> Result<Vec<u8>, PictureError> {
-    let first = frames
-        .first()
-        .ok_or_else(|| PictureError::Encode("a GIF needs at least one frame".into()))?;
-    let w = u16::try_from(first.width).map_err(encode_error)?;
-    let h = u16::try_from(first.height).map_err(encode_error)?;
-    for f in frames {
-        check_image(f)?;
-        if (f.width, f.height) != (first.width, first.height) {
-            return Err(PictureError::Encode(format!(
-                "GIF frames differ in size: {}×{} and {}×{}",
-                first.width, first.height, f.width, f.height
-            )));
-        }
-    }
-    let mut out = Vec::new();
-    {
-        let mut enc = gif::Encoder::new(&mut out, w, h, &palette_bytes()).map_err(encode_error)?;
-        enc.set_repeat(gif::Repeat::Infinite)
-            .map_err(encode_error)?;
-        for f in frames {
-            let mut frame = gif::Frame::from_indexed_pixels(w, h, f.pixels.clone(), None);
-            frame.delay = delay_cs;
-            enc.write_frame(&frame).map_err(encode_error)?;
-        }
-    }
-    Ok(out)
+    crate::canvas::gif_bytes(frames, &PALETTE, delay_cs)
 }
 
 /// Write frames as an animated, looping GIF file (see [`gif_bytes`]).

@@ -6,7 +6,7 @@ pub mod diversity;
 pub mod eval;
 pub mod merge;
 pub mod parity;
-pub mod phyq_obs;
+pub mod phyq;
 pub mod plot;
 pub mod random_curve;
 pub mod render;

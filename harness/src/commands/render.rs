@@ -18,8 +18,8 @@ pub const MAX_RENDER_STEP: u32 = tasks::MAX_STEPS;
 pub const GIF_DELAY_CS: u16 = 25;
 
 pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
-    if super::phyq_obs::is_phyq_id(&a.id) {
-        return super::phyq_obs::render(&a);
+    if super::phyq::is_phyq_id(&a.id) {
+        return super::phyq::render(&a);
     }
     let action = a.action.as_deref().map(parse_action).transpose()?;
     if a.step > MAX_RENDER_STEP {

@@ -31,13 +31,13 @@ struct Report {
 }
 
 pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
-    // The hook for Phy-Q: when the Phy-Q physics exists, its run fills a `phyq::scene::Scene`
-    // from the engine bodies at each frame step, and `--gif` encodes `phyq::picture::render`
-    // of each (the pictures' palette is `phyq::colours::palette`).
-    if super::phyq_obs::is_phyq_id(&a.id) {
-        anyhow::bail!("{}", super::phyq_obs::SIMULATION_PENDING);
+    if super::phyq::is_phyq_id(&a.id) {
+        return super::phyq::simulate(&a);
     }
-    let action = parse_action(&a.action)?;
+    let Some(text) = &a.action else {
+        anyhow::bail!("--shots is for Phy-Q tasks; a PHYRE task takes --action");
+    };
+    let action = parse_action(text)?;
     let set = ctx.task_set()?;
     let task = lookup(set, &a.id)?;
     let tier = a.tier.unwrap_or(task.tier());

@@ -21,8 +21,8 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             scale,
             json,
         } => {
-            if super::phyq_obs::is_phyq_id(&id) {
-                return super::phyq_obs::show(&id, png.as_deref(), scale, json);
+            if super::phyq::is_phyq_id(&id) {
+                return super::phyq::show(&id, png.as_deref(), scale, json);
             }
             if json {
                 anyhow::bail!("--json is for Phy-Q tasks (phyq:L_C_K:NNNNN)");
@@ -53,7 +53,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             let tier = match tier {
                 Some(ListTier::Phyq) => {
                     let shrink = shrink.unwrap_or(2) as usize;
-                    return super::phyq_obs::sheet(
+                    return super::phyq::sheet(
                         templates.as_deref(),
                         per_template,
                         columns,

@@ -11,6 +11,7 @@ mod eval;
 mod help_and_errors;
 mod parity;
 mod phyq_obs;
+mod phyq_play;
 mod render;
 mod sampling_reports;
 mod shard;

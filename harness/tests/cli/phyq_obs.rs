@@ -133,9 +133,10 @@ fn phyq_ids_fail_with_one_line() {
     let err = fails(&["tasks", "show", "phyq:1_1_4:1"]);
     assert!(err.contains("not a canonical level id"), "{err}");
     let err = fails(&["render", ID, "--step", "10", "--out", s(&out)]);
-    assert!(err.contains("cannot be simulated yet"), "{err}");
-    let err = fails(&["simulate", ID, "--action", "0.5,0.5,0.5"]);
-    assert!(err.contains("cannot be simulated yet"), "{err}");
+    assert!(
+        err.contains("--action and --step are for PHYRE tasks"),
+        "{err}"
+    );
     let err = fails(&["tasks", "show", "00000:000", "--json"]);
     assert!(err.contains("--json is for Phy-Q tasks"), "{err}");
     let err = fails(&[

@@ -3,6 +3,8 @@
 //! * [`play()`] / [`Game`]: a level's world (the ground, then the objects in the game's
 //!   creation order), shots one bird at a time, each run until the world is at rest (or
 //!   [`MAX_SHOT_STEPS`]); a level is passed when every pig is destroyed;
+//! * [`parse_shots`] / [`PixelShot`]: shots as written (`x,y,tap` in pixels of the level's
+//!   picture, y up, and seconds), checked once for every front end;
 //! * [`soundness`]: does a task start at rest, and a greedy search for shots that pass it;
 //! * [`rules`]: the damage, explosion and launch arithmetic, each a function of plain numbers;
 //! * [`settings`]: the engine settings of the original (50 Hz, 100 velocity and 100 position
@@ -13,10 +15,12 @@
 mod body;
 mod play;
 pub mod rules;
+mod shots;
 pub mod soundness;
 
 pub use body::BodyError;
 pub use play::{
-    play, settings, Game, Outcome, PlayError, Shot, Status, IMMORTAL_STEPS, MAX_SHOT_STEPS,
-    STEPS_PER_SECOND,
+    play, play_observed, settings, Game, Outcome, PlayError, Shot, Status, IMMORTAL_STEPS,
+    MAX_SHOT_STEPS, STEPS_PER_SECOND,
 };
+pub use shots::{parse_shots, PixelShot, ShotError, MAX_OFFSET_PX, MAX_SHOTS};

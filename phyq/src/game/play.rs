@@ -6,6 +6,7 @@ use super::body::{body_def, radians, BodyError};
 use super::rules::{bird_damage, collision_damage, explosion_effect, launch, Motion};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
+use crate::scene::{Scene, SceneObject, Source};
 use engine::{
     chain_hash, mix64, sin_cos, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings,
     Vec2, World,
@@ -105,6 +106,10 @@ struct Thing {
     alive: bool,
     /// Step at which it was created (immortality counts from there).
     born: u32,
+    /// What it is in a scene: a level object's index, or the shot that brought it.
+    source: Source,
+    /// Its local scale (a platform's from the level, a bird's or egg's from its prefab).
+    scale: Vec2,
     flight: Option<Flight>,
 }
 
@@ -232,13 +237,28 @@ impl Game {
             let kind = o.kind.catalogue_kind();
             let position = Vec2::new(o.x.value(), o.y.value());
             let def = body_def(kind, material, scale, position, radians(o.rotation.value()))?;
-            game.add(kind, role, material, &def);
+            game.add(
+                kind,
+                role,
+                material,
+                &def,
+                Source::Object(i as usize),
+                scale,
+            );
         }
         game.pigs_left = game.things.iter().filter(|t| t.role == Role::Pig).count() as u32;
         Ok(game)
     }
 
-    fn add(&mut self, kind: Kind, role: Role, material: Option<Material>, def: &BodyDef) -> u32 {
+    fn add(
+        &mut self,
+        kind: Kind,
+        role: Role,
+        material: Option<Material>,
+        def: &BodyDef,
+        source: Source,
+        scale: Vec2,
+    ) -> u32 {
         let body = self
             .world
             .add_body(def)
@@ -261,6 +281,8 @@ impl Game {
             defence,
             alive: true,
             born: self.step,
+            source,
+            scale,
             flight: None,
         });
         let slot = body.index();
@@ -315,6 +337,49 @@ impl Game {
         self.rest_point
     }
 
+    /// What the level looks like now, for pictures and the symbolic representation: the
+    /// slingshot, the level's objects still there (in document order), the birds waiting (as
+    /// the game lines them up), then the birds and eggs in flight, each at its body's pose.
+    pub fn scene(&self, level: &Level) -> Scene {
+        let mut waiting = level.clone();
+        waiting.birds = self.birds[self.next_bird..].to_vec();
+        let mut scene = Scene::initial(&waiting);
+        let pose = |t: &Thing| {
+            let b = self.world.body(t.body).expect("live body");
+            (b.position(), b.angle())
+        };
+        let mut live: Vec<Option<&Thing>> = vec![None; level.objects.len()];
+        for t in &self.things {
+            if let (Source::Object(i), true) = (t.source, t.alive) {
+                live[i] = Some(t);
+            }
+        }
+        scene.objects.retain_mut(|o| match o.source {
+            Source::Object(i) => match live[i] {
+                Some(t) => {
+                    (o.position, o.angle) = pose(t);
+                    true
+                }
+                None => false,
+            },
+            Source::Bird(i) => {
+                o.source = Source::Bird(i + self.next_bird);
+                true
+            }
+            _ => true,
+        });
+        for t in self.things.iter().filter(|t| t.alive) {
+            if matches!(t.source, Source::Bird(_) | Source::Egg(_)) {
+                let (position, angle) = pose(t);
+                let mut o = SceneObject::at(t.source, t.kind, None, position, angle);
+                o.scale = t.scale;
+                scene.objects.push(o);
+            }
+        }
+        scene.birds_left = waiting.birds;
+        scene
+    }
+
     /// Where each of the level's objects is now (creation order; `None` once destroyed).
     pub fn positions(&self) -> Vec<Option<Vec2>> {
         self.things
@@ -343,20 +408,36 @@ impl Game {
 
     /// Runs the level's opening (the immortal time) before the first shot.
     pub fn settle(&mut self) {
+        self.settle_observed(&mut |_| {});
+    }
+
+    /// [`Game::settle`], calling `after_step` after every step.
+    pub fn settle_observed(&mut self, after_step: &mut dyn FnMut(&Game)) {
         while self.step < IMMORTAL_STEPS {
             self.advance();
+            after_step(self);
         }
     }
 
     /// Launches the next bird and runs until the world is at rest, every pig is destroyed, or
     /// `MAX_SHOT_STEPS` have passed. Returns false, doing nothing, when no bird is left.
     pub fn shoot(&mut self, shot: &Shot) -> Result<bool, PlayError> {
+        self.shoot_observed(shot, &mut |_| {})
+    }
+
+    /// [`Game::shoot`], calling `after_step` after every step.
+    pub fn shoot_observed(
+        &mut self,
+        shot: &Shot,
+        after_step: &mut dyn FnMut(&Game),
+    ) -> Result<bool, PlayError> {
         if !self.launch(shot)? {
             return Ok(false);
         }
         let start = self.step;
         while self.step - start < MAX_SHOT_STEPS && self.pigs_left > 0 {
             self.advance();
+            after_step(self);
             if self.world.is_at_rest() {
                 break;
             }
@@ -399,7 +480,8 @@ impl Game {
         let mut def = body_def(kind, None, scale, at, Fixed::ZERO)?;
         def.gravity_scale = extra(kind, "launch_gravity");
         def.linear_velocity = velocity;
-        let index = self.add(kind, Role::Bird, None, &def);
+        let shot = Source::Bird(self.next_bird - 1);
+        let index = self.add(kind, Role::Bird, None, &def, shot, scale);
         self.things[index as usize].flight = Some(Flight {
             bird,
             since: self.step,
@@ -593,6 +675,10 @@ impl Game {
             return;
         }
         let body = t.body;
+        let shot = match t.source {
+            Source::Bird(i) => i,
+            _ => unreachable!("a flying thing is a bird"),
+        };
         let b = self.world.body(body).expect("live body");
         let (position, velocity) = (b.position(), b.linear_velocity());
         let point = b.world_center();
@@ -618,7 +704,8 @@ impl Game {
                     Fixed::ZERO,
                 )
                 .expect("the egg's body");
-                let egg = self.add(Kind::Egg, Role::Egg, None, &def);
+                let one = Vec2::new(Fixed::ONE, Fixed::ONE);
+                let egg = self.add(Kind::Egg, Role::Egg, None, &def, Source::Egg(shot), one);
                 let egg_body = self.things[egg as usize].body;
                 let egg_point = self.world.body(egg_body).expect("egg").world_center();
                 self.world
@@ -646,7 +733,7 @@ impl Game {
                         body_def(kind, None, scale, position, Fixed::ZERO).expect("a blue bird");
                     def.gravity_scale = gravity_scale;
                     def.linear_velocity = d.scale(speed);
-                    let child = self.add(kind, Role::Bird, None, &def);
+                    let child = self.add(kind, Role::Bird, None, &def, Source::Bird(shot), scale);
                     self.things[child as usize].flight = Some(Flight {
                         bird: BirdKind::Blue,
                         since: self.step,
@@ -762,6 +849,15 @@ fn world_pair(name: &str) -> (Fixed, Fixed) {
 /// Plays `shots` on `level`: the opening, then each shot to rest, stopping when every pig is
 /// destroyed.
 pub fn play(level: &Level, shots: &[Shot]) -> Result<Outcome, PlayError> {
+    play_observed(level, shots, &mut |_| {})
+}
+
+/// [`play`], calling `after_step` with the game before the first step and after every step.
+pub fn play_observed(
+    level: &Level,
+    shots: &[Shot],
+    after_step: &mut dyn FnMut(&Game),
+) -> Result<Outcome, PlayError> {
     let mut game = Game::new(level)?;
     if shots.len() > level.birds.len() {
         return Ok(Outcome {
@@ -772,13 +868,14 @@ pub fn play(level: &Level, shots: &[Shot]) -> Result<Outcome, PlayError> {
             final_hash: game.state_hash(),
         });
     }
-    game.settle();
+    after_step(&game);
+    game.settle_observed(after_step);
     let mut taken = 0;
     for shot in shots {
         if game.pigs_left() == 0 {
             break;
         }
-        game.shoot(shot)?;
+        game.shoot_observed(shot, after_step)?;
         taken += 1;
     }
     let status = if game.pigs_left() == 0 {

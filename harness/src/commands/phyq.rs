@@ -1,13 +1,8 @@
-//! Observations of Phy-Q tasks (ids `phyq:L_C_K:NNNNN`, as `tasks list --tier phyq` prints
-//! them): `render`, `tasks show` and `tasks sheet` on the built-in tier, through
-//! `phyq::picture` and `phyq::symbolic`.
-//!
-//! What is not here yet: `simulate` (and its `--gif`) and `render --action/--step` need the
-//! Phy-Q physics, which rephyre does not have yet. When it comes, a simulation fills a
-//! `phyq::scene::Scene` from its engine bodies after each frame step and the GIF is
-//! `phyq::picture::render` of each, through [`SIMULATION_PENDING`]'s call sites.
+//! Phy-Q tasks (ids `phyq:L_C_K:NNNNN`, as `tasks list --tier phyq` prints them) on the
+//! command line: `simulate --shots` (through `phyq::game`), `render`, `tasks show` and
+//! `tasks sheet` (through `phyq::picture` and `phyq::symbolic`).
 
-use crate::cli::RenderArgs;
+use crate::cli::{RenderArgs, SimulateArgs};
 use anyhow::{bail, Result};
 use phyq::generator::{builtin_task, template_of};
 use phyq::levelset::Entry;
@@ -15,9 +10,9 @@ use phyq::LevelId;
 use std::io::Write;
 use studies::files::{check_writable, write_atomic};
 
-/// Why a Phy-Q task cannot be run yet (the one message of every command that would need it).
-pub const SIMULATION_PENDING: &str =
-    "Phy-Q tasks cannot be simulated yet (rephyre has no Phy-Q physics so far)";
+/// Steps between two frames of a Phy-Q GIF (0.2 s of game time), and each frame's delay.
+const GIF_FRAME_STEPS: u32 = 10;
+const GIF_DELAY_CS: u16 = 20;
 
 /// Whether a task id names a Phy-Q task.
 pub fn is_phyq_id(id: &str) -> bool {
@@ -38,7 +33,7 @@ pub fn lookup(id: &str) -> Result<Entry> {
 /// `render ID` for a Phy-Q id: the initial state's picture (PNG, or `--raw` codes).
 pub fn render(a: &RenderArgs) -> Result<()> {
     if a.action.is_some() || a.step != 0 {
-        bail!("{SIMULATION_PENDING}: --action and --step are for PHYRE tasks");
+        bail!("--action and --step are for PHYRE tasks (a Phy-Q run: simulate ID --shots … --gif FILE)");
     }
     if a.tier.is_some() {
         bail!("--tier is for PHYRE tasks");
@@ -199,5 +194,103 @@ pub fn sheet(
         sheet.width,
         sheet.height
     );
+    Ok(())
+}
+
+/// What `simulate` reports on a Phy-Q task (also its `--json` form).
+#[derive(Debug, serde::Serialize)]
+struct PlayReport {
+    task: String,
+    /// The shots as given: x, y (pixels of the level's picture, y up), tap (s).
+    shots_given: Vec<[f64; 3]>,
+    /// passed, not_passed or invalid (more shots than birds).
+    status: phyq::game::Status,
+    pigs_left: u32,
+    /// Shots taken (play stops when the last pig is destroyed).
+    shots: u32,
+    /// Physics steps, 50 per second of game time.
+    steps: u32,
+    /// Hash of the final state (world and every object's life), hex.
+    final_hash: String,
+    gif: Option<String>,
+}
+
+/// `simulate ID --shots …` for a Phy-Q id.
+pub fn simulate(a: &SimulateArgs) -> Result<()> {
+    if a.tier.is_some() {
+        bail!("--tier is for PHYRE tasks");
+    }
+    let Some(text) = &a.shots else {
+        bail!("a Phy-Q task takes --shots \"x,y,tap;…\" (--action is for PHYRE tasks)");
+    };
+    let given = phyq::game::parse_shots(text)?;
+    let entry = lookup(&a.id)?;
+    if let Some(g) = &a.gif {
+        check_writable(g)?;
+    }
+    let level = &entry.level;
+    let shots: Vec<phyq::game::Shot> = given.iter().map(|s| s.to_shot(level)).collect();
+    let framing = phyq::picture::Framing::of_level(level);
+    // Frames every GIF_FRAME_STEPS steps, and the final state when it is not one already.
+    let mut frames = Vec::new();
+    let mut last_step = 0;
+    let outcome = phyq::game::play_observed(level, &shots, &mut |g| {
+        if a.gif.is_some() && g.steps() % GIF_FRAME_STEPS == 0 {
+            frames.push(phyq::picture::render(&g.scene(level), &framing));
+        }
+        last_step = g.steps();
+    })?;
+    let mut gif = None;
+    if let Some(path) = &a.gif {
+        if last_step % GIF_FRAME_STEPS != 0 {
+            let mut end = phyq::game::Game::new(level)?;
+            end.settle();
+            for shot in &shots[..outcome.shots as usize] {
+                end.shoot(shot)?;
+            }
+            frames.push(phyq::picture::render(&end.scene(level), &framing));
+        }
+        let big: Vec<_> = frames
+            .iter()
+            .map(|f| raster::canvas::enlarge(f, a.scale as usize))
+            .collect();
+        let bytes = raster::canvas::gif_bytes(&big, &phyq::colours::palette(), GIF_DELAY_CS)?;
+        write_atomic(path, &bytes)?;
+        gif = Some(path.display().to_string());
+    }
+    let report = PlayReport {
+        task: entry.id.to_string(),
+        shots_given: given.iter().map(|s| [s.x, s.y, s.tap]).collect(),
+        status: outcome.status,
+        pigs_left: outcome.pigs_left,
+        shots: outcome.shots,
+        steps: outcome.steps,
+        final_hash: format!("{:016x}", outcome.final_hash),
+        gif,
+    };
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "task:        {}", report.task)?;
+        writeln!(
+            out,
+            "status:      {}",
+            serde_json::to_value(report.status)?.as_str().unwrap_or("?")
+        )?;
+        writeln!(out, "pigs left:   {}", report.pigs_left)?;
+        writeln!(out, "shots taken: {} of {}", report.shots, given.len())?;
+        writeln!(
+            out,
+            "steps:       {} ({:.2} s of game time)",
+            report.steps,
+            f64::from(report.steps) / 50.0
+        )?;
+        writeln!(out, "final hash:  {}", report.final_hash)?;
+        if let Some(g) = &report.gif {
+            writeln!(out, "gif:         {g}")?;
+        }
+    }
     Ok(())
 }

@@ -1,0 +1,210 @@
+//! Shots as people and agents write them: `x,y,tap` in pixels of the level's 640 × 480 picture
+//! (x right, y up, from the bird's rest point on the slingshot) and seconds, parsed and checked
+//! here so that every front end refuses the same inputs with the same words.
+
+use super::play::{Shot, MAX_SHOT_STEPS, STEPS_PER_SECOND};
+use crate::level::Level;
+use crate::picture::{Framing, WIDTH};
+use engine::{Fixed, Vec2};
+
+/// Largest release offset accepted, in pixels (the drag radius clamps any offset longer than
+/// about 18 pixels anyway; this only keeps the numbers sane).
+pub const MAX_OFFSET_PX: f64 = 10_000.0;
+/// Most shots in one list.
+pub const MAX_SHOTS: usize = 100;
+
+/// Why a shot list was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShotError {
+    #[error("empty shot list (expected x,y,tap;x,y,tap…, e.g. -60,20,0)")]
+    Empty,
+    #[error("shot {index}: expected 3 numbers x,y,tap, got {got}")]
+    Arity { index: usize, got: usize },
+    #[error("shot {index}: {what} {text:?} is not a number")]
+    NotANumber {
+        index: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("shot {index}: {what} is {text} (must be a finite number)")]
+    NotFinite {
+        index: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("shot {index}: {what} {value} is out of range ({range})")]
+    OutOfRange {
+        index: usize,
+        what: &'static str,
+        value: String,
+        range: String,
+    },
+    #[error("shot {index}: tap time {value} s is before the launch (0 means no tap)")]
+    TapBeforeLaunch { index: usize, value: String },
+    #[error("more than {MAX_SHOTS} shots")]
+    TooMany,
+}
+
+/// One shot in pixels and seconds, as written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PixelShot {
+    pub x: f64,
+    pub y: f64,
+    /// Seconds after the launch; 0: no tap.
+    pub tap: f64,
+}
+
+fn short(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// Parses `x,y,tap;x,y,tap…` (spaces allowed around numbers; an empty last shot after a
+/// trailing `;` is ignored).
+pub fn parse_shots(text: &str) -> Result<Vec<PixelShot>, ShotError> {
+    let mut out = Vec::new();
+    let parts: Vec<&str> = text.split(';').collect();
+    let n = parts.len() - usize::from(parts.last().is_some_and(|p| p.trim().is_empty()));
+    for (index, part) in parts[..n].iter().enumerate() {
+        if out.len() == MAX_SHOTS {
+            return Err(ShotError::TooMany);
+        }
+        let fields: Vec<&str> = part.split(',').map(str::trim).collect();
+        if fields.len() != 3 {
+            return Err(ShotError::Arity {
+                index,
+                got: if part.trim().is_empty() {
+                    0
+                } else {
+                    fields.len()
+                },
+            });
+        }
+        let mut v = [0.0; 3];
+        for (k, (what, text)) in ["x", "y", "tap"].into_iter().zip(&fields).enumerate() {
+            let x: f64 = text.parse().map_err(|_| ShotError::NotANumber {
+                index,
+                what,
+                text: short(text),
+            })?;
+            if !x.is_finite() {
+                return Err(ShotError::NotFinite {
+                    index,
+                    what,
+                    text: short(text),
+                });
+            }
+            v[k] = x;
+        }
+        for (what, x) in [("x", v[0]), ("y", v[1])] {
+            if x.abs() > MAX_OFFSET_PX {
+                return Err(ShotError::OutOfRange {
+                    index,
+                    what,
+                    value: x.to_string(),
+                    range: format!("at most {MAX_OFFSET_PX} pixels either way"),
+                });
+            }
+        }
+        let max_tap = f64::from(MAX_SHOT_STEPS / STEPS_PER_SECOND);
+        if v[2] < 0.0 {
+            return Err(ShotError::TapBeforeLaunch {
+                index,
+                value: v[2].to_string(),
+            });
+        }
+        if v[2] > max_tap {
+            return Err(ShotError::OutOfRange {
+                index,
+                what: "tap time",
+                value: v[2].to_string(),
+                range: format!("0 to {max_tap} s"),
+            });
+        }
+        out.push(PixelShot {
+            x: v[0],
+            y: v[1],
+            tap: v[2],
+        });
+    }
+    if out.is_empty() {
+        return Err(ShotError::Empty);
+    }
+    Ok(out)
+}
+
+impl PixelShot {
+    /// The shot in the game's units for `level`: pixels of its picture's framing (its camera's
+    /// `maxWidth` across 640 pixels: 35/640 m for every built-in task) to metres, converted
+    /// once to Q32.32 and scaled exactly.
+    pub fn to_shot(self, level: &Level) -> Shot {
+        let per_pixel = Framing::of_level(level).width.div_int(WIDTH as i64);
+        let fixed = |x: f64| Fixed::from_f64(x).expect("checked finite and in range");
+        Shot {
+            release: Vec2::new(fixed(self.x) * per_pixel, fixed(self.y) * per_pixel),
+            tap: (self.tap > 0.0).then(|| fixed(self.tap)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shots_parse_and_refuse_with_one_reason() {
+        let s = parse_shots("-60,20,0; -55.5 , 30 ,1.2;").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s[1],
+            PixelShot {
+                x: -55.5,
+                y: 30.0,
+                tap: 1.2
+            }
+        );
+        let err = |t: &str| parse_shots(t).unwrap_err().to_string();
+        assert_eq!(
+            err(""),
+            "empty shot list (expected x,y,tap;x,y,tap…, e.g. -60,20,0)"
+        );
+        assert_eq!(err("-60,20"), "shot 0: expected 3 numbers x,y,tap, got 2");
+        assert_eq!(
+            err("1,2,3;4,5,6,7"),
+            "shot 1: expected 3 numbers x,y,tap, got 4"
+        );
+        assert_eq!(
+            err("-60,NaN,0"),
+            "shot 0: y is NaN (must be a finite number)"
+        );
+        assert_eq!(err("-60,abc,0"), "shot 0: y \"abc\" is not a number");
+        assert_eq!(
+            err("-60,20,-1"),
+            "shot 0: tap time -1 s is before the launch (0 means no tap)"
+        );
+        assert!(err("1e9,0,0").contains("out of range"));
+        assert!(err("0,0,61").contains("tap time 61 is out of range (0 to 60 s)"));
+        assert_eq!(err(&"0,0,0;".repeat(101)), "more than 100 shots");
+    }
+
+    #[test]
+    fn pixels_become_metres_by_the_level_framing() {
+        let level = crate::templates::find("1_1_4").unwrap().level().unwrap();
+        // maxWidth 35: 640 pixels = 35 m.
+        let shot = PixelShot {
+            x: -64.0,
+            y: 32.0,
+            tap: 0.0,
+        }
+        .to_shot(&level);
+        assert!((shot.release.x.to_f64() + 3.5).abs() < 1e-9);
+        assert!((shot.release.y.to_f64() - 1.75).abs() < 1e-9);
+        assert_eq!(shot.tap, None);
+        let tapped = PixelShot {
+            x: 0.0,
+            y: 0.0,
+            tap: 0.5,
+        }
+        .to_shot(&level);
+        assert_eq!(tapped.tap, Some(Fixed::HALF));
+    }
+}
