@@ -434,7 +434,7 @@ impl Body {
     }
 
     /// The box of part `k` at the sweep's start transform `start` (= [`Body::start_transform`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn start_aabb(&self, k: usize, start: &Transform) -> Aabb {
         if self.start_boxes.at == Some((self.sweep.c0, self.sweep.a0)) {
             debug_assert_eq!(self.start_boxes.boxes[k], self.parts[k].aabb(start));

@@ -81,7 +81,9 @@ pub(crate) fn continuous_collision(
         scratch.alpha0.resize(bodies.len(), Fixed::ZERO);
     }
     for bi in 0..bodies.len() {
-        if bodies[bi].bullet {
+        // (Checked here too, not only in the sub-step loop: most bodies take no sub-step, and
+        // skipping them before the call keeps this pass as cheap as it was inline.)
+        if bodies[bi].bullet || !moving(&bodies[bi]) {
             continue;
         }
         let alpha0 = static_substeps(bodies, static_parts, solver, step, bi, Fixed::ZERO, report);

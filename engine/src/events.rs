@@ -128,6 +128,7 @@ pub(crate) struct ContactEvents {
 impl ContactEvents {
     /// Before a step: forget the last step's events; the ends pending from removals are this
     /// step's.
+    #[inline]
     pub(crate) fn start_step(&mut self) {
         self.begins.clear();
         self.ends.clear();
@@ -138,7 +139,16 @@ impl ContactEvents {
     /// After the narrow phase: its changes become begins (with the bodies' masses) and ends,
     /// except that a contact continuous collision reported as begun in the last step is not
     /// begun again, and ends now if it does not touch.
+    #[inline]
     pub(crate) fn after_narrow_phase(&mut self, bodies: &[Body], contacts: &[Contact]) {
+        if self.changes.is_empty() && self.toi_begun.is_empty() {
+            self.narrow_count = self.begins.len();
+        } else {
+            self.record_narrow_phase(bodies, contacts);
+        }
+    }
+
+    fn record_narrow_phase(&mut self, bodies: &[Body], contacts: &[Contact]) {
         for ch in &self.changes {
             let confirmed = self.toi_begun.binary_search(&ch.key).is_ok();
             if ch.touching {
@@ -180,7 +190,14 @@ impl ContactEvents {
     }
 
     /// After the islands were solved: each narrow-phase begin's normal impulse.
+    #[inline]
     pub(crate) fn after_islands(&mut self, contacts: &[Contact]) {
+        if self.narrow_count > 0 {
+            self.record_impulses(contacts);
+        }
+    }
+
+    fn record_impulses(&mut self, contacts: &[Contact]) {
         for b in &mut self.begins[..self.narrow_count] {
             if let Ok(i) = contacts.binary_search_by_key(&b.key(), |c| c.key) {
                 b.normal_impulse = contacts[i]
@@ -233,7 +250,14 @@ impl ContactEvents {
     }
 
     /// After the step: both lists in report order; the continuous begins to confirm next step.
+    #[inline]
     pub(crate) fn finish_step(&mut self) {
+        if !self.begins.is_empty() || !self.ends.is_empty() {
+            self.sort();
+        }
+    }
+
+    fn sort(&mut self) {
         self.toi_begun.extend(
             self.begins[self.narrow_count..]
                 .iter()

@@ -1,5 +1,6 @@
 //! rephyre's engine: a deterministic 2D rigid-body engine on Q32.32 fixed-point arithmetic,
-//! behaving like Box2D 2.3.2 as PHYRE configured it (60 Hz, 15 velocity / 20 position iterations).
+//! behaving like Box2D 2.3.2 as PHYRE configured it (60 Hz, 15 velocity / 20 position iterations)
+//! by default; a world's rate, iterations and gravity are its [`StepSettings`].
 //!
 //! No floating point is used on the simulation path: floats appear only in the explicitly named
 //! boundary conversions [`Fixed::from_f64`] and [`Fixed::to_f64`]. The same inputs give the same

@@ -28,9 +28,9 @@ pub struct StepTrace {
     pub state: u64,
 }
 
-/// What [`state_hash`] hashes for a removed body's slot instead of its state (ASCII "REMOVED",
-/// a value no live body's first word — its centre's x, in Q32.32 raw units, about 1.4·10⁹ km —
-/// can take in a valid world).
+/// What [`state_hash`] hashes for a removed body's slot instead of its state (ASCII "REMOVED").
+/// As a live body's first word, its centre's x in Q32.32 raw units, it would be 5.4·10⁶ m, past
+/// [`crate::MAX_POSITION`]: no live body hashes a first word equal to it.
 const REMOVED_SLOT: u64 = 0x0052_454d_4f56_4544;
 
 /// The complete simulation state (every body's integrated state and sleep state, every

@@ -14,7 +14,13 @@
 //!    (`solver.rs`) and its sleep state updated (`sleep.rs`) before the next island is built.
 //! 4. **Continuous collision** (`continuous.rs`) of every awake dynamic body that moved against
 //!    the static bodies, in body id order, with Box2D's sub-steps: advance to the time of
-//!    impact, correct, solve, integrate the rest of the step.
+//!    impact, correct, solve, integrate the rest of the step; then of each bullet against the
+//!    static bodies and the dynamic ones.
+//!
+//! The time step, iteration counts and gravity are the world's [`StepSettings`]. Beside the
+//! stages, the contact events of the step are recorded (`events.rs`): the narrow phase's
+//! touching changes, what the solver measures of the contacts that began, and the contacts
+//! continuous collision solves; nothing the step reads comes from them.
 //!
 //! The stages see only the slices and buffers they are given, never the `World`; the optional
 //! observer of `step_stages` runs between them (per-stage timing, and the hashes of
