@@ -6,7 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 fn main() {
-    let threads: usize = std::env::args().nth(1).and_then(|t| t.parse().ok()).unwrap_or(1);
+    let threads: usize = std::env::args()
+        .nth(1)
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
     let set = phyq::generator::builtin_tasks();
     let entries = set.entries();
     let next = AtomicUsize::new(0);
