@@ -646,6 +646,17 @@ impl Catalogue {
         self.world.get(name).map(String::as_str)
     }
 
+    /// A world constant's numbers (`"0.15 -0.8"` → [0.15, −0.8]; empty when there is none).
+    pub fn world_numbers(&self, name: &str) -> Vec<Fixed> {
+        self.world(name)
+            .map(|t| {
+                t.split(' ')
+                    .filter_map(|p| Decimal::parse(p).ok().map(|d| d.value()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Every world constant, by name.
     pub fn world_constants(&self) -> &BTreeMap<String, String> {
         &self.world

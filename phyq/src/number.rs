@@ -121,6 +121,12 @@ impl Decimal {
     }
 }
 
+/// Degrees (the levels' rotations, the catalogue's angles) to radians, exactly as
+/// `degrees · π / 180` on the raw Q32.32 values.
+pub fn radians(degrees: Fixed) -> Fixed {
+    degrees.mul_div(Fixed::PI, Fixed::from_int(180))
+}
+
 impl fmt::Display for Decimal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)

@@ -36,7 +36,7 @@
 
 use crate::catalogue::{catalogue, BirdKind, Kind, Material, Shape};
 use crate::level::{Level, ObjectKind};
-use crate::number::Decimal;
+use crate::number::radians;
 use engine::{Fixed, Transform, Vec2};
 
 /// Where a scene object comes from.
@@ -187,23 +187,6 @@ pub struct Scene {
     pub ground_y: Fixed,
 }
 
-/// A world constant of the catalogue as numbers (`"0.15 -0.8"` → [0.15, −0.8]).
-fn world_numbers(name: &str) -> Vec<Fixed> {
-    catalogue()
-        .world(name)
-        .map(|t| {
-            t.split(' ')
-                .filter_map(|p| Decimal::parse(p).ok().map(|d| d.value()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Degrees (a level's `rotation`) to radians, as the generator's bounding boxes convert them.
-pub fn radians(degrees: &Decimal) -> Fixed {
-    degrees.value().mul_div(Fixed::PI, Fixed::from_int(180))
-}
-
 impl Scene {
     /// The scene of a level's initial state (module doc).
     pub fn initial(level: &Level) -> Scene {
@@ -225,14 +208,14 @@ impl Scene {
                 o.kind.catalogue_kind(),
                 material,
                 Vec2::new(o.x.value(), o.y.value()),
-                radians(&o.rotation),
+                radians(o.rotation.value()),
             );
             if let ObjectKind::Platform { scale_x, scale_y } = &o.kind {
                 so.scale = Vec2::new(scale_x.value(), scale_y.value());
             }
             objects.push(so);
         }
-        let select = world_numbers("sling_select_pos");
+        let select = catalogue().world_numbers("sling_select_pos");
         let (sx, sy) = match select[..] {
             [x, y] => (x, y),
             _ => (Fixed::ZERO, Fixed::ZERO),
@@ -253,7 +236,8 @@ impl Scene {
                 Fixed::ZERO,
             ));
         }
-        let ground_y = world_numbers("ground_level")
+        let ground_y = catalogue()
+            .world_numbers("ground_level")
             .first()
             .copied()
             .unwrap_or(Fixed::ZERO);
@@ -296,7 +280,7 @@ mod tests {
             Kind::Block(BlockShape::RectBig),
             Some(Material::Wood),
             Vec2::new(Fixed::from_int(2), Fixed::from_int(1)),
-            radians(&Decimal::parse("90").unwrap()),
+            radians(Fixed::from_int(90)),
         );
         let Outline::Polygon { paths } = &so.outlines()[0] else {
             panic!("a box is a polygon")

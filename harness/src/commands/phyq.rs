@@ -233,21 +233,14 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
     let framing = phyq::picture::Framing::of_level(level);
     // Frames every GIF_FRAME_STEPS steps, and the final state when it is not one already.
     let mut frames = Vec::new();
-    let mut last_step = 0;
-    let outcome = phyq::game::play_observed(level, &shots, &mut |g| {
+    let (outcome, end) = phyq::game::play_observed(level, &shots, &mut |g| {
         if a.gif.is_some() && g.steps() % GIF_FRAME_STEPS == 0 {
             frames.push(phyq::picture::render(&g.scene(level), &framing));
         }
-        last_step = g.steps();
     })?;
     let mut gif = None;
     if let Some(path) = &a.gif {
-        if last_step % GIF_FRAME_STEPS != 0 {
-            let mut end = phyq::game::Game::new(level)?;
-            end.settle();
-            for shot in &shots[..outcome.shots as usize] {
-                end.shoot(shot)?;
-            }
+        if frames.is_empty() || end.steps() % GIF_FRAME_STEPS != 0 {
             frames.push(phyq::picture::render(&end.scene(level), &framing));
         }
         let big: Vec<_> = frames

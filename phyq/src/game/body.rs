@@ -135,8 +135,3 @@ pub(crate) fn body_def(
     }
     Ok(def)
 }
-
-/// Degrees (the XML's rotations) to radians.
-pub(crate) fn radians(degrees: Fixed) -> Fixed {
-    degrees.mul_div(Fixed::PI, Fixed::from_int(180))
-}

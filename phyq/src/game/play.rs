@@ -2,10 +2,11 @@
 //! time, collisions turned into damage, destruction, explosions and the birds' powers, the
 //! world run to rest between birds.
 
-use super::body::{body_def, radians, BodyError};
+use super::body::{body_def, BodyError};
 use super::rules::{bird_damage, collision_damage, explosion_effect, launch, Motion};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
+use crate::number::radians;
 use crate::scene::{Scene, SceneObject, Source};
 use engine::{
     chain_hash, mix64, sin_cos, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings,
@@ -26,8 +27,6 @@ const BIRD_CHECK_EVERY_STEPS: u32 = STEPS_PER_SECOND;
 /// The longest a shot runs before the next bird (60 s of game time), when the world has not
 /// come to rest by then.
 pub const MAX_SHOT_STEPS: u32 = 60 * STEPS_PER_SECOND;
-/// The ground's surface (the original generator's `GROUND_LEVEL`).
-const GROUND_Y: Fixed = Fixed::ratio(-35, 10);
 
 /// One shot: where the bird is released, relative to its rest point on the slingshot (m; at
 /// most the bird's drag radius away, further is clamped), and when it is tapped.
@@ -142,13 +141,13 @@ pub fn settings() -> StepSettings {
     s
 }
 
-fn world_number(name: &str) -> Fixed {
-    let text = catalogue()
-        .world(name)
-        .unwrap_or_else(|| panic!("catalogue: {name}"));
-    crate::number::Decimal::parse(text)
-        .unwrap_or_else(|e| panic!("catalogue: {name}: {e:?}"))
-        .value()
+/// A world constant of `N` numbers (the catalogue is embedded and tested: a missing or malformed
+/// one is a bug).
+fn world_constant<const N: usize>(name: &str) -> [Fixed; N] {
+    let v = catalogue().world_numbers(name);
+    v.try_into().unwrap_or_else(|v: Vec<Fixed>| {
+        panic!("catalogue: {name} has {} numbers, not {N}", v.len())
+    })
 }
 
 fn extra(kind: Kind, name: &str) -> Fixed {
@@ -173,16 +172,16 @@ impl Game {
         let mut world =
             World::with_settings(settings()).expect("Science Birds' settings are valid");
         let cat = catalogue();
-        let half_width = world_pair("level_original_size")
-            .0
-            .mul_int(i64::from(level.width))
-            * Fixed::HALF;
-        // The ground: a static slab whose top is the ground level, wider than the level.
+        let [level_width, _] = world_constant("level_original_size");
+        let half_width = level_width.mul_int(i64::from(level.width)) * Fixed::HALF;
+        // The ground: a static slab whose top is the ground level (the original generator's
+        // `GROUND_LEVEL`, as the pictures draw it), wider than the level.
+        let [ground_y] = world_constant("ground_level");
         let ground_half = half_width + Fixed::from_int(50);
         let slab = Polygon::new_box(
             ground_half,
             Fixed::from_int(5),
-            Vec2::new(Fixed::ZERO, GROUND_Y - Fixed::from_int(5)),
+            Vec2::new(Fixed::ZERO, ground_y - Fixed::from_int(5)),
             Fixed::ZERO,
         )
         .expect("ground box");
@@ -206,7 +205,7 @@ impl Game {
             birds: level.birds.clone(),
             next_bird: 0,
             rest_point: {
-                let (sx, sy) = world_pair("sling_select_pos");
+                let [sx, sy] = world_constant("sling_select_pos");
                 Vec2::new(
                     level.slingshot.x.value() - sx,
                     level.slingshot.y.value() - sy,
@@ -215,8 +214,8 @@ impl Game {
             step: 0,
             pending_tap: None,
             pigs_left: 0,
-            damage_multiplier: world_number("damage_multiplier"),
-            max_launch_speed: world_number("bird_max_launch_speed"),
+            damage_multiplier: world_constant::<1>("damage_multiplier")[0],
+            max_launch_speed: world_constant::<1>("bird_max_launch_speed")[0],
         };
         for i in level.creation_order() {
             let o = &level.objects[i as usize];
@@ -384,7 +383,7 @@ impl Game {
     pub fn positions(&self) -> Vec<Option<Vec2>> {
         self.things
             .iter()
-            .filter(|t| t.flight.is_none() && t.role != Role::Egg)
+            .filter(|t| matches!(t.source, Source::Object(_)))
             .map(|t| {
                 t.alive
                     .then(|| self.world.body(t.body).expect("live body").position())
@@ -766,6 +765,12 @@ impl Game {
             }
             let b = self.world.body(t.body).expect("live body");
             let x = b.position().x;
+            // Entirely beyond an edge needs the origin beyond it: only then is the box needed
+            // (the test below says the same for any origin inside, at the cost of every part's
+            // box every step).
+            if x.abs() <= self.half_width {
+                continue;
+            }
             let xf = b.transform();
             let (mut lo, mut hi) = (Fixed::MAX, Fixed::MIN);
             for p in b.parts() {
@@ -830,43 +835,29 @@ fn explosive(kind: Kind) -> (Fixed, Fixed, Fixed) {
     )
 }
 
-/// A world constant that is a pair of numbers ("x y").
-fn world_pair(name: &str) -> (Fixed, Fixed) {
-    let text = catalogue()
-        .world(name)
-        .unwrap_or_else(|| panic!("catalogue: {name}"));
-    let mut it = text.split_whitespace().map(|s| {
-        crate::number::Decimal::parse(s)
-            .unwrap_or_else(|e| panic!("catalogue: {name}: {e:?}"))
-            .value()
-    });
-    match (it.next(), it.next(), it.next()) {
-        (Some(x), Some(y), None) => (x, y),
-        _ => panic!("catalogue: {name} is not a pair"),
-    }
-}
-
 /// Plays `shots` on `level`: the opening, then each shot to rest, stopping when every pig is
 /// destroyed.
 pub fn play(level: &Level, shots: &[Shot]) -> Result<Outcome, PlayError> {
-    play_observed(level, shots, &mut |_| {})
+    Ok(play_observed(level, shots, &mut |_| {})?.0)
 }
 
-/// [`play`], calling `after_step` with the game before the first step and after every step.
+/// [`play`], calling `after_step` with the game before the first step and after every step;
+/// also returns the game as it ended.
 pub fn play_observed(
     level: &Level,
     shots: &[Shot],
     after_step: &mut dyn FnMut(&Game),
-) -> Result<Outcome, PlayError> {
+) -> Result<(Outcome, Game), PlayError> {
     let mut game = Game::new(level)?;
     if shots.len() > level.birds.len() {
-        return Ok(Outcome {
+        let outcome = Outcome {
             status: Status::Invalid,
             pigs_left: game.pigs_left(),
             shots: 0,
             steps: 0,
             final_hash: game.state_hash(),
-        });
+        };
+        return Ok((outcome, game));
     }
     after_step(&game);
     game.settle_observed(after_step);
@@ -883,11 +874,12 @@ pub fn play_observed(
     } else {
         Status::NotPassed
     };
-    Ok(Outcome {
+    let outcome = Outcome {
         status,
         pigs_left: game.pigs_left(),
         shots: taken,
         steps: game.steps(),
         final_hash: game.state_hash(),
-    })
+    };
+    Ok((outcome, game))
 }

@@ -84,7 +84,7 @@ pub fn candidates(drag_radius: Fixed, has_power: bool) -> Vec<Shot> {
         &[None]
     };
     for deg in -20..=85 {
-        let (s, c) = sin_cos(super::body::radians(Fixed::from_int(deg)));
+        let (s, c) = sin_cos(crate::number::radians(Fixed::from_int(deg)));
         // Released opposite to the launch direction, at the drag radius.
         let release = Vec2::new(-c, -s).scale(drag_radius);
         for &tap in taps {

@@ -154,7 +154,7 @@ pub fn extent(kind: &ObjectKind, rotation: &Decimal) -> Bounds {
         ObjectKind::Platform { scale_x, scale_y } => (scale_x.value(), scale_y.value()),
         _ => (Fixed::ONE, Fixed::ONE),
     };
-    let radians = rotation.value().mul_div(Fixed::PI, Fixed::from_int(180));
+    let radians = crate::number::radians(rotation.value());
     let (sin, cos) = engine::sin_cos(radians);
     let turn = |px: Fixed, py: Fixed| {
         let (x, y) = (px * sx, py * sy);
