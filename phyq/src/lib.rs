@@ -11,13 +11,15 @@
 //! * [`game`]: a level played on the engine (Science Birds' physics, damage, destruction,
 //!   explosions, the birds' powers, shots from the slingshot);
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
-//!   tier);
+//!   tier), and [`witnesses`]: the file that proves each built-in task sound (at rest, with shots
+//!   that pass it) and names the draw the tier keeps;
 //! * observations: [`scene`] (the bodies to see, from a level's initial state or, later, a
 //!   simulation), [`picture`] (the 640 × 480 screenshot in the original's colour codes and
 //!   framing), [`symbolic`] (the original's symbolic representation as JSON), [`colours`] (the
 //!   sprites' colour maps and the palette).
 //!
-//! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`); the code is rephyre's.
+//! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`) but for
+//! `data/witnesses.csv`, which rephyre wrote (`rephyre phyq-witness`); the code is rephyre's.
 
 pub mod catalogue;
 pub mod colours;
@@ -31,6 +33,7 @@ pub mod picture;
 pub mod scene;
 pub mod symbolic;
 pub mod templates;
+pub mod witnesses;
 pub mod xml;
 
 pub use catalogue::{catalogue, BirdKind, BlockShape, Kind, Material, PigKind};

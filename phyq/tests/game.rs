@@ -52,11 +52,13 @@ fn birds_alive(g: &Game) -> Vec<(BirdKind, Vec2)> {
 }
 
 #[test]
-fn every_template_starts_at_rest_but_two() {
+fn every_template_starts_at_rest() {
     // Measured 2026-11-29: every template comes to rest within its 2 s opening and nothing is
-    // destroyed; two move further than the tolerance while settling (2_4_1: 0.166 m, 3_7_3:
-    // 0.060 m), the rest at most 0.019 m.
+    // destroyed; after the first step (the one that pushes apart what the level places
+    // overlapping: 2_4_1's circles rise 0.166 m in it) the largest move is 3_7_3's 0.058 m
+    // (blocks placed above their support), the others at most 0.017 m.
     let mut moved = Vec::new();
+    let mut largest_other = engine::Fixed::ZERO;
     for t in templates::templates() {
         let o = opening(&t.level().unwrap()).unwrap();
         assert!(
@@ -67,9 +69,13 @@ fn every_template_starts_at_rest_but_two() {
         assert_eq!(o.destroyed, 0, "{}: destroyed in the opening", t.code);
         if o.largest_move > REST_TOLERANCE {
             moved.push(t.code.as_str());
+        } else {
+            largest_other = largest_other.max(o.largest_move);
         }
     }
-    assert_eq!(moved, ["2_4_1", "3_7_3"]);
+    assert!(moved.is_empty(), "{moved:?}");
+    eprintln!("largest move: {:.4} m", largest_other.to_f64());
+    assert!(largest_other.to_f64() < 0.06, "{}", largest_other.to_f64());
 }
 
 #[test]
@@ -225,15 +231,19 @@ fn more_shots_than_birds_is_invalid_and_a_negative_tap_an_error() {
     assert!(play(&l, &[shot(10.0, Some(-0.5))]).is_err());
 }
 
+const PASSED_TEMPLATES: usize = 69;
+
 #[test]
-fn the_search_passes_63_of_the_75_templates() {
-    // Measured 2026-11-29 with the greedy 1° grid (soundness::candidates).
+fn the_search_passes_the_templates_as_written() {
+    // Measured 2026-11-29 with the aimed candidates then the 1° grid (soundness::candidates_for):
+    // 69 of the 75 (the greedy 1° grid alone passed 63).
     let mut passed = Vec::new();
     for t in templates::templates() {
         let l = t.level().unwrap();
         let s = search(&l).unwrap();
         if let Some(shots) = s.shots {
             // The shots found pass when played from the start.
+            let shots: Vec<_> = shots.iter().map(|s| s.to_shot(&l)).collect();
             assert_eq!(
                 play(&l, &shots).unwrap().status,
                 Status::Passed,
@@ -243,5 +253,10 @@ fn the_search_passes_63_of_the_75_templates() {
             passed.push(t.code.as_str());
         }
     }
-    assert!(passed.len() >= 63, "{} passed: {passed:?}", passed.len());
+    eprintln!("{} passed: {passed:?}", passed.len());
+    assert!(
+        passed.len() >= PASSED_TEMPLATES,
+        "{} passed: {passed:?}",
+        passed.len()
+    );
 }

@@ -10,6 +10,8 @@
 //! - [`random_curve`]: the random agent's success curve and AUCCESS.
 //! - [`parity`]: rephyre against the original's reference outcomes and rates.
 //! - [`witness`]: the search for one stable solution per task, and its verification.
+//! - [`phyq_witness`]: every generated Phy-Q task sound (at rest, passable), redrawn when not,
+//!   with the shots that pass it.
 //! - [`evaluation`]: the agents on the paper's setups and folds, over the status table of their fixed action set.
 //! - [`bench`]: timing the simulation of a reference table's rows.
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
@@ -23,6 +25,7 @@ pub mod diversity;
 pub mod evaluation;
 pub mod files;
 pub mod parity;
+pub mod phyq_witness;
 pub mod random_curve;
 pub mod runner;
 pub mod selection;

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod merge;
 pub mod parity;
 pub mod phyq;
+pub mod phyq_witness;
 pub mod plot;
 pub mod random_curve;
 pub mod render;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => eval::compare(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),
+        Command::PhyqWitness(a) => phyq_witness::run(&ctx, a),
         Command::Merge(a) => merge::run(&ctx, a),
         Command::Slurm(a) => slurm::run(&ctx, a),
     }

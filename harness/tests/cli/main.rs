@@ -12,6 +12,7 @@ mod help_and_errors;
 mod parity;
 mod phyq_obs;
 mod phyq_play;
+mod phyq_witness;
 mod render;
 mod sampling_reports;
 mod shard;

@@ -391,13 +391,20 @@ impl Game {
             .collect()
     }
 
-    /// The next bird's drag radius and whether it has a power to tap, if a bird is left.
-    pub fn next_bird_reach(&self) -> Option<(Fixed, bool)> {
-        let bird = *self.birds.get(self.next_bird)?;
+    /// The next bird's drag radius, whether it has a power to tap, and its gravity scale in
+    /// flight, if a bird is left ([`Game::next_reach`] puts them together).
+    pub(super) fn next_bird_launch(&self) -> Option<(Fixed, bool, Fixed)> {
+        let kind = Kind::Bird(*self.birds.get(self.next_bird)?);
         Some((
-            extra(Kind::Bird(bird), "drag_radius"),
-            bird != BirdKind::Red,
+            extra(kind, "drag_radius"),
+            kind != Kind::Bird(BirdKind::Red),
+            extra(kind, "launch_gravity"),
         ))
+    }
+
+    /// Launch speed at a full drag (m/s).
+    pub(super) fn max_launch_speed(&self) -> Fixed {
+        self.max_launch_speed
     }
 
     /// One step without a shot.

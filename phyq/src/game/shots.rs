@@ -54,6 +54,22 @@ pub struct PixelShot {
     pub tap: f64,
 }
 
+/// `x,y,tap` as [`parse_shots`] reads it (Rust's shortest round-trip form of each number).
+impl std::fmt::Display for PixelShot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{},{}", self.x, self.y, self.tap)
+    }
+}
+
+/// Shots as `--shots` takes them: `x,y,tap;x,y,tap…`.
+pub fn format_shots(shots: &[PixelShot]) -> String {
+    shots
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
 fn short(s: &str) -> String {
     s.chars().take(40).collect()
 }
@@ -132,7 +148,30 @@ pub fn parse_shots(text: &str) -> Result<Vec<PixelShot>, ShotError> {
     Ok(out)
 }
 
+/// Hundredths of a pixel: the grid of [`PixelShot::nearest`].
+const PIXEL_GRID: i64 = 100;
+
 impl PixelShot {
+    /// The shot on the grid people type that is nearest to `shot` for `level`: release in
+    /// hundredths of a pixel, tap on a whole step. Playing `nearest(s).to_shot(level)` is
+    /// exactly what `--shots` with its text plays, so a search that plays these writes
+    /// witnesses anyone can replay.
+    pub fn nearest(shot: &Shot, level: &Level) -> PixelShot {
+        let per_pixel = Framing::of_level(level).width.div_int(WIDTH as i64);
+        let hundredths = |m: Fixed| ((m / per_pixel).mul_int(PIXEL_GRID) + Fixed::HALF).floor_int();
+        let grid = |k: i64| k as f64 / PIXEL_GRID as f64;
+        let steps = shot.tap.map_or(0, |t| {
+            (t.mul_int(i64::from(STEPS_PER_SECOND)) + Fixed::HALF)
+                .floor_int()
+                .clamp(1, i64::from(MAX_SHOT_STEPS))
+        });
+        PixelShot {
+            x: grid(hundredths(shot.release.x)),
+            y: grid(hundredths(shot.release.y)),
+            tap: steps as f64 / f64::from(STEPS_PER_SECOND),
+        }
+    }
+
     /// The shot in the game's units for `level`: pixels of its picture's framing (its camera's
     /// `maxWidth` across 640 pixels: 35/640 m for every built-in task) to metres, converted
     /// once to Q32.32 and scaled exactly.

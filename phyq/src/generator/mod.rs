@@ -15,8 +15,9 @@
 //! A variation that fails is drawn again from the next attempt number (all draws are
 //! functions of seed, template, index, attempt and draw number), never dropped; the attempt
 //! that succeeded is kept in the entry's `source`. The physics-based soundness checks (starts
-//! at rest, solvable) can refuse a task and ask for the next one with
-//! [`regenerate`]`(template, index, seed, attempt + 1)`.
+//! at rest, passable) can refuse a task and ask for the next one with
+//! [`regenerate`]`(template, index, seed, attempt + 1)`; the built-in tier keeps the draw its
+//! witness file names ([`crate::witnesses`], written by `rephyre phyq-witness`).
 //!
 //! Output levels keep the template's objects in its order, kinds, rotations and texts; moved
 //! coordinates are written as exact decimals (at most five places); distractors follow the
@@ -442,10 +443,21 @@ impl TemplateStats {
     }
 }
 
-/// `per_template` tasks of every template under `seed`, and what it cost.
+/// `per_template` tasks of every template under `seed`, each the first valid draw, and what it
+/// cost.
 pub fn generate_set(
     seed: u64,
     per_template: u32,
+) -> Result<(LevelSet, Vec<TemplateStats>), GenError> {
+    generate_set_from(seed, per_template, &|_, _| 0)
+}
+
+/// [`generate_set`] with task `index` of template `t` drawn from attempt `from(t, index)` on
+/// (the built-in tier: the draw its witness file keeps).
+pub fn generate_set_from(
+    seed: u64,
+    per_template: u32,
+    from: &dyn Fn(&Template, u32) -> u32,
 ) -> Result<(LevelSet, Vec<TemplateStats>), GenError> {
     let mut entries = Vec::new();
     let mut stats = Vec::new();
@@ -455,7 +467,7 @@ pub fn generate_set(
             ..TemplateStats::default()
         };
         for index in 1..=per_template {
-            let g = regenerate(t, index, seed, 0)?;
+            let g = regenerate(t, index, seed, from(t, index))?;
             for r in &g.refused {
                 match r {
                     Reject::OutOfBounds { .. } => s.out_of_bounds += 1,
@@ -481,14 +493,22 @@ pub fn generate_set(
     Ok((set, stats))
 }
 
+/// The draw the built-in tier keeps for a task: the sound one its witness file names.
+fn builtin_attempt(t: &Template, index: u32) -> u32 {
+    crate::witnesses::kept_attempt(&t.code, index)
+}
+
 /// The built-in `phyq` tier: [`TASKS_PER_TEMPLATE`] tasks of each template under
-/// [`BUILTIN_SEED`], made at first use.
+/// [`BUILTIN_SEED`], each the sound draw of the witness file ([`crate::witnesses`]), made at
+/// first use.
 pub fn builtin_tasks() -> &'static LevelSet {
     static CELL: OnceLock<LevelSet> = OnceLock::new();
-    CELL.get_or_init(|| match generate_set(BUILTIN_SEED, TASKS_PER_TEMPLATE) {
-        Ok((set, _)) => set,
-        // Every template's rule is exercised by the tests: failing here is a bug in this crate.
-        Err(e) => panic!("the built-in phyq tier: {e}"),
+    CELL.get_or_init(|| {
+        match generate_set_from(BUILTIN_SEED, TASKS_PER_TEMPLATE, &builtin_attempt) {
+            Ok((set, _)) => set,
+            // Every template's rule is exercised by the tests: failing here is a bug in this crate.
+            Err(e) => panic!("the built-in phyq tier: {e}"),
+        }
     })
 }
 
@@ -502,7 +522,7 @@ pub fn builtin_task(id: &LevelId) -> Option<Entry> {
     if !(1..=TASKS_PER_TEMPLATE).contains(index) || task_id(t, *index) != *id {
         return None;
     }
-    let g = regenerate(t, *index, BUILTIN_SEED, 0).ok()?;
+    let g = regenerate(t, *index, BUILTIN_SEED, builtin_attempt(t, *index)).ok()?;
     Some(Entry {
         id: id.clone(),
         source: format!(

@@ -1,0 +1,126 @@
+//! The built-in tier's witness file (`data/witnesses.csv`, written by `rephyre phyq-witness`):
+//! it covers every task, the tier keeps the draws it names, and every witness holds: the kept
+//! draw starts at rest and its shots, played from the start as `--shots` plays them, pass it.
+//! Refused draws are re-checked on a sample (each costs a whole search).
+
+use phyq::game::soundness::{check, verify_witness, Unsound};
+use phyq::generator::{builtin_tasks, regenerate, template_of, BUILTIN_SEED};
+use phyq::witnesses::{builtin, parse, Row, HEADER};
+use rayon::prelude::*;
+
+/// Tasks with a witness, measured 2026-11-29 (`rephyre phyq-witness`, docs/phyq.md).
+const SOUND: usize = 7_500;
+
+fn level_of(r: &Row) -> phyq::Level {
+    let t = phyq::templates::find(&r.template).unwrap();
+    let g = regenerate(t, r.index, BUILTIN_SEED, r.attempt).unwrap();
+    assert_eq!(
+        g.attempt, r.attempt,
+        "{}: the kept attempt is a valid draw",
+        r.task_id
+    );
+    g.level
+}
+
+#[test]
+fn the_file_covers_the_tier_and_the_tier_keeps_its_draws() {
+    let rows = builtin();
+    let tier = builtin_tasks().entries();
+    assert_eq!(rows.len(), tier.len());
+    // The file is in the paper's template order, the tier in id order: matched by id.
+    let by_id: std::collections::BTreeMap<String, &phyq::levelset::Entry> =
+        tier.iter().map(|e| (e.id.to_string(), e)).collect();
+    assert_eq!(by_id.len(), rows.len());
+    for r in rows {
+        let e = by_id.get(&r.task_id).expect("a task of the tier");
+        assert_eq!(template_of(&e.id).unwrap().code, r.template);
+        if r.found {
+            assert_eq!(e.level, level_of(r), "{}", r.task_id);
+            assert!(
+                e.source.ends_with(&format!("attempt {}", r.attempt)),
+                "{}",
+                e.source
+            );
+        }
+        // Refusals come before the kept draw, in order.
+        let attempts: Vec<u32> = r.refused.iter().map(|(a, _)| *a).collect();
+        assert!(attempts.windows(2).all(|w| w[0] < w[1]), "{}", r.task_id);
+        assert!(!r.found || attempts.last().is_none_or(|a| *a < r.attempt));
+    }
+    let found = rows.iter().filter(|r| r.found).count();
+    assert!(
+        found >= SOUND,
+        "{found} tasks with a witness, measured {SOUND}"
+    );
+}
+
+#[test]
+fn every_witness_holds() {
+    let failures: Vec<String> = builtin()
+        .par_iter()
+        .filter(|r| r.found)
+        .filter_map(|r| {
+            let shots = phyq::game::parse_shots(&r.shots).unwrap();
+            verify_witness(&level_of(r), &shots)
+                .err()
+                .map(|e| format!("{}: {e}", r.task_id))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn refused_draws_are_refused_again() {
+    // The first refused draw of the file (a whole search), refused again for the same reason.
+    let (r, attempt, why) = builtin()
+        .iter()
+        .find_map(|r| r.refused.first().map(|(a, w)| (r, *a, w.clone())))
+        .expect("the file has refused draws");
+    let t = phyq::templates::find(&r.template).unwrap();
+    let g = regenerate(t, r.index, BUILTIN_SEED, attempt).unwrap();
+    assert_eq!(g.attempt, attempt);
+    let verdict = check(&g.level).unwrap();
+    assert_eq!(
+        verdict.witness().unwrap_err(),
+        why,
+        "{} attempt {attempt}",
+        r.task_id
+    );
+}
+
+#[test]
+fn a_level_that_does_not_settle_is_refused_before_the_search() {
+    // A stone block 1 m above the ground falls 1 m: not at rest, so no search is run.
+    let xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><Level width=\"2\">\
+         <Camera x=\"0\" y=\"-1\" minWidth=\"25\" maxWidth=\"35\"/><Score highScore=\"0\"/>\
+         <Birds><Bird type=\"BirdRed\"/></Birds><Slingshot x=\"-12.0\" y=\"-2.5\"/>\
+         <GameObjects><Pig type=\"BasicSmall\" x=\"5\" y=\"-3.2\"/>\
+         <Block type=\"SquareSmall\" material=\"stone\" x=\"0\" y=\"-2.2\" rotation=\"0\"/>\
+         </GameObjects></Level>";
+    let level = phyq::parse_level(xml.as_bytes()).unwrap();
+    let verdict = check(&level).unwrap();
+    assert!(verdict.opening.largest_move.to_f64() > 0.9);
+    assert_eq!(verdict.search, None);
+    assert_eq!(verdict.witness().unwrap_err(), Unsound::NotAtRest);
+}
+
+#[test]
+fn bad_files_are_refused_with_the_line() {
+    let ok = format!("{HEADER}\nphyq:1_1_4:00001,1_1_4,0,true,,1,75,-17.28,-5.98,0\n");
+    assert_eq!(parse(&ok).unwrap().len(), 1);
+    assert_eq!(parse(&ok).unwrap()[0].line(), ok.lines().nth(1).unwrap());
+    let err = |body: &str| parse(&format!("{HEADER}\n{body}\n")).unwrap_err();
+    assert!(parse("id,x\n")
+        .unwrap_err()
+        .contains("not a Phy-Q witness file"));
+    assert_eq!(err("a,b"), "line 2: expected 8 fields, got 2");
+    assert!(err("phyq:1_1_4:00001,1_1_4,x,true,,1,75,1,2,0").contains("attempt \"x\""));
+    assert!(err("phyq:1_1_4:00001,1_1_4,0,maybe,,1,75,1,2,0").contains("found must be"));
+    assert!(err("phyq:1_1_4:00001,1_1_4,0,true,3:why,1,75,1,2,0").contains("rest or search"));
+    assert!(err("phyq:1_1_4:00001,1_1_4,0,false,,1,75,1,2,0").contains("found is false"));
+}
