@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cross-platform determinism audit: builds `rephyre-audit` for several targets and profiles,
-# runs each against the committed golden file, prints one line per platform and a closing
-# summary table (platform, result, build and run seconds).
+# runs each against the committed golden file (its PHYRE runs and its Phy-Q levels, played with
+# drawn shots), prints one line per platform and a closing summary table (platform, result,
+# build and run seconds). A mismatch, PHYRE or Phy-Q, prints the first differing run and step
+# window (for Phy-Q: the level, the shot and the steps).
 #
 #   scripts/cross-audit.sh            # CI subset (tests/golden/audit-ci.txt)
 #   scripts/cross-audit.sh --full     # every task (tests/golden/audit-full.txt), takes longer

@@ -9,12 +9,26 @@
 //! `SOLVED`/`NOT_SOLVED`, solved_step is `-` when not solved, hashes are 16 hex digits and the
 //! `c_k` are the low 32 bits (8 hex digits) of the hash chain after step k·stride (up to the
 //! last step covered).
+//!
+//! Phy-Q runs ([`phyq_audit`]) share the file; their lines start with the level id (`phyq:`):
+//! `task_id status pigs_left shots steps shot_ends final_hash c1,c2,…` where status is
+//! `PASSED`/`NOT_PASSED`, steps counts every step from the level's start (the 2 s opening
+//! included), shot_ends lists the step count at the end of each shot (`-` when no shot was
+//! taken), and the `c_k` are as above over the game's state hash. For example
+//! `phyq:1_1_1:00001 PASSED 0 1 234 234 0123456789abcdef 1dbc5e8e,…`.
+
+// Nothing the audit records may depend on float rounding (the actions it draws are the tasks
+// crate's exact conversions; the Phy-Q shots are integer draws).
+#![deny(clippy::float_arithmetic)]
 
 use engine::chain_hash;
 use engine::StepTrace;
 use std::fmt;
 use std::fmt::Write as _;
 use tasks::{Status, Task, TaskSet};
+
+pub mod phyq_audit;
+pub use phyq_audit::{PhyqAuditError, PhyqRecord};
 
 /// Seed of the audit's actions (documented: changing it changes every golden file).
 pub const AUDIT_SEED: u64 = 0x0A0D_17ED;
@@ -26,22 +40,28 @@ pub struct AuditPlan {
     pub actions_per_task: u32,
     /// Keep every `task_stride`-th task of each template (1 = all tasks).
     pub task_stride: u32,
-    /// Checkpoint stride of the hash chain (steps).
+    /// Checkpoint stride of the hash chain (steps), PHYRE and Phy-Q.
     pub checkpoint_stride: u32,
+    /// Phy-Q: tasks 1, 1 + stride, 1 + 2·stride, … of each of the 75 templates (0 = none).
+    pub phyq_task_stride: u32,
 }
 
 impl AuditPlan {
-    /// The default audit: all 5,000 tasks, 2 actions each, checkpoints every 50 steps.
+    /// The default audit: all 5,000 tasks, 2 actions each, and Phy-Q tasks 1, 11, …, 91 of
+    /// every template (750); checkpoints every 50 steps.
     pub const FULL: AuditPlan = AuditPlan {
         actions_per_task: 2,
         task_stride: 1,
         checkpoint_stride: 50,
+        phyq_task_stride: 10,
     };
-    /// The CI subset: every 10th task (500 tasks), 1 action each, checkpoints every 10 steps.
+    /// The CI subset: every 10th task (500 tasks), 1 action each, and Phy-Q task 1 of every
+    /// template (75); checkpoints every 10 steps.
     pub const CI: AuditPlan = AuditPlan {
         actions_per_task: 1,
         task_stride: 10,
         checkpoint_stride: 10,
+        phyq_task_stride: 100,
     };
 
     pub fn by_name(name: &str) -> Option<AuditPlan> {
@@ -143,18 +163,43 @@ pub fn audit_run(
     }
 }
 
-/// Every run of `plan` over `set`, sequentially, in task order.
-pub fn audit_all(set: &TaskSet, plan: AuditPlan) -> Vec<RunRecord> {
-    plan.tasks(set)
-        .into_iter()
-        .flat_map(|task| audit_task(task, plan))
-        .collect()
+/// Every run of `plan`, sequentially, in task order: over `set`, then the Phy-Q levels.
+pub fn audit_all(set: &TaskSet, plan: AuditPlan) -> Result<Golden, PhyqAuditError> {
+    Ok(Golden {
+        phyre: plan
+            .tasks(set)
+            .into_iter()
+            .flat_map(|task| audit_task(task, plan))
+            .collect(),
+        phyq: phyq_audit::audit_phyq(plan)?,
+    })
+}
+
+/// The records of an audit or of a golden file: PHYRE runs, then Phy-Q runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Golden {
+    pub phyre: Vec<RunRecord>,
+    pub phyq: Vec<PhyqRecord>,
+}
+
+impl Golden {
+    /// How many runs of each kind, for a person (`502 runs, 75 Phy-Q runs`).
+    pub fn counts(&self) -> String {
+        format!("{} runs, {} Phy-Q runs", self.phyre.len(), self.phyq.len())
+    }
+
+    /// The first difference between this golden and a fresh audit `got`: the PHYRE runs'
+    /// first, then the Phy-Q runs'.
+    pub fn first_mismatch(&self, got: &Golden, stride: u32) -> Option<String> {
+        first_mismatch(&self.phyre, &got.phyre, stride)
+            .or_else(|| phyq_audit::first_phyq_mismatch(&self.phyq, &got.phyq, stride))
+    }
 }
 
 /// Why a golden file's line cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoldenError {
-    /// Not 6 or 7 fields.
+    /// Not 6 or 7 fields (7 or 8 for a Phy-Q line).
     Fields { count: usize, line: String },
     /// A field that does not parse (`what` names it).
     BadField { what: &'static str, line: String },
@@ -237,28 +282,41 @@ impl RunRecord {
 }
 
 /// Render a golden file.
-pub fn golden_text(plan: AuditPlan, records: &[RunRecord]) -> String {
+pub fn golden_text(plan: AuditPlan, records: &Golden) -> String {
     let mut s = format!(
-        "# rephyre audit golden: {} runs; actions_per_task {} task_stride {} checkpoint_stride {} seed {:#x}\n",
-        records.len(),
+        "# rephyre audit golden: {}; actions_per_task {} task_stride {} phyq_task_stride {} checkpoint_stride {} seed {:#x}\n",
+        records.counts(),
         plan.actions_per_task,
         plan.task_stride,
+        plan.phyq_task_stride,
         plan.checkpoint_stride,
         AUDIT_SEED
     );
-    for r in records {
+    for r in &records.phyre {
+        s.push_str(&r.to_line());
+        s.push('\n');
+    }
+    for r in &records.phyq {
         s.push_str(&r.to_line());
         s.push('\n');
     }
     s
 }
 
-/// Parse a golden file.
-pub fn parse_golden(text: &str) -> Result<Vec<RunRecord>, GoldenError> {
-    text.lines()
+/// Parse a golden file (a line whose id starts with `phyq:` is a Phy-Q run).
+pub fn parse_golden(text: &str) -> Result<Golden, GoldenError> {
+    let mut g = Golden::default();
+    for line in text
+        .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(RunRecord::parse_line)
-        .collect()
+    {
+        if line.trim_start().starts_with("phyq:") {
+            g.phyq.push(PhyqRecord::parse_line(line)?);
+        } else {
+            g.phyre.push(RunRecord::parse_line(line)?);
+        }
+    }
+    Ok(g)
 }
 
 /// The first difference between a golden and a fresh audit, described for a person.
@@ -352,8 +410,22 @@ mod tests {
         for r in [record(vec![1, 0xdead_beef, 3], true), record(vec![], false)] {
             assert_eq!(RunRecord::parse_line(&r.to_line()).unwrap(), r);
         }
-        let text = golden_text(AuditPlan::CI, &[record(vec![5], false)]);
-        assert_eq!(parse_golden(&text).unwrap().len(), 1);
+        let phyq = PhyqRecord::parse_line(
+            "phyq:1_1_1:00001 PASSED 0 1 150 150 0123456789abcdef 1,2,3,4,5,6,7,8,9,a,b,c,d,e,f",
+        )
+        .unwrap();
+        let both = Golden {
+            phyre: vec![record(vec![5], false)],
+            phyq: vec![phyq],
+        };
+        let text = golden_text(AuditPlan::CI, &both);
+        assert_eq!(parse_golden(&text).unwrap(), both);
+        // A tampered Phy-Q line is a mismatch of the whole golden, named by its task.
+        let mut other = both.clone();
+        other.phyq[0].pigs_left = 1;
+        let m = both.first_mismatch(&other, 10).unwrap();
+        assert!(m.contains("phyq:1_1_1:00001"), "{m}");
+        assert!(both.first_mismatch(&both, 10).is_none());
         assert!(RunRecord::parse_line("00000:000 x NOT_SOLVED 1000 - 00 0").is_err());
         assert!(RunRecord::parse_line("00000:000 1 MAYBE 1000 - 00 0").is_err());
         assert!(RunRecord::parse_line("too few").is_err());

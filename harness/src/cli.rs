@@ -208,11 +208,12 @@ alternative='greater') on the per-fold AUCCESS; significant when p < 0.01.";
 
 const AUDIT_EXAMPLES: &str = "\
 EXAMPLES:
-  rephyre audit                              # all 5,000 tasks x 2 actions vs tests/golden/audit-full.txt
-  rephyre audit --subset ci                  # 502 runs vs tests/golden/audit-ci.txt
+  rephyre audit                              # all 5,000 tasks x 2 actions and 750 Phy-Q levels vs tests/golden/audit-full.txt
+  rephyre audit --subset ci                  # 502 runs and 75 Phy-Q levels vs tests/golden/audit-ci.txt
   rephyre audit --write-golden mine.txt      # record this build's results
   rephyre audit --golden mine.txt            # compare with them (e.g. on another machine)
-  rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms";
+  rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms
+  rephyre audit --trace phyq:1_2_4:00001     # per-step hashes of one audited Phy-Q level, with their shot";
 
 /// Arguments of `rephyre eval`. `-h`/`--help` shows the common options; `--help-all` adds the
 /// DQN's tuning and network-shape options.
@@ -439,9 +440,9 @@ impl SetupChoice {
 /// `audit --subset`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AuditSubset {
-    /// 502 runs (CI).
+    /// 502 runs and 75 Phy-Q levels (CI).
     Ci,
-    /// 10,000 runs over all tasks.
+    /// 10,000 runs over all tasks and 750 Phy-Q levels.
     Full,
 }
 
@@ -463,7 +464,7 @@ pub enum LearnFromChoice {
 /// Arguments of `rephyre audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// ci (502 runs) or full (10,000 runs over all tasks).
+    /// ci (502 runs, 75 Phy-Q levels) or full (10,000 runs over all tasks, 750 Phy-Q levels).
     #[arg(long, value_enum, default_value_t = AuditSubset::Full)]
     pub subset: AuditSubset,
     /// Valid actions per task (needs --golden or --write-golden).
@@ -475,7 +476,8 @@ pub struct AuditArgs {
     /// Compare with this golden file (default: the committed one).
     #[arg(long, value_name = "FILE")]
     pub golden: Option<PathBuf>,
-    /// Print per-phase hashes of one run: TASK_ID:ACTION_INDEX.
+    /// Print per-phase hashes of one run: TASK_ID:ACTION_INDEX; or per-step hashes of one
+    /// audited Phy-Q level: phyq:L_C_K:NNNNN.
     #[arg(long, value_name = "RUN")]
     pub trace: Option<String>,
     /// Steps to trace.

@@ -3,6 +3,7 @@
 //!   rephyre-audit --golden FILE [--subset ci|full]     compare; exit 1 on any mismatch
 //!   rephyre-audit --write-golden FILE [--subset ci|full]
 //!   rephyre-audit --trace TASK_ID:ACTION_INDEX [--steps N]
+//!   rephyre-audit --trace phyq:L_C_K:NNNNN            per-step hashes of one Phy-Q run
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -40,11 +41,19 @@ fn real_main() -> Result<ExitCode, String> {
                     .map_err(|_| "--steps takes a number".to_string())?
             }
             "-h" | "--help" => {
-                println!("rephyre-audit --golden FILE | --write-golden FILE [--subset ci|full] | --trace TASK:ACTION [--steps N]");
+                println!("rephyre-audit --golden FILE | --write-golden FILE [--subset ci|full] | --trace TASK:ACTION [--steps N] | --trace phyq:L_C_K:NNNNN");
                 return Ok(ExitCode::SUCCESS);
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    if let Some(t) = trace.as_deref().filter(|t| t.starts_with("phyq:")) {
+        let id: phyq::LevelId = t.parse()?;
+        print!(
+            "{}",
+            audit::phyq_audit::phyq_trace_text(&id).map_err(|e| e.to_string())?
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     let set = tasks::TaskSet::builtin();
     if let Some(t) = trace {
@@ -61,19 +70,27 @@ fn real_main() -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let plan = audit::AuditPlan::by_name(&subset).ok_or("--subset takes ci or full")?;
-    let records = audit::audit_all(set, plan);
-    if let Some(path) = write {
+    // Read the golden before the run, so a bad path or line fails at once.
+    let want = match (&write, &golden) {
+        (Some(_), _) => None,
+        (None, Some(path)) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Some(audit::parse_golden(&text).map_err(|e| e.to_string())?)
+        }
+        (None, None) => return Err("give --golden FILE, --write-golden FILE or --trace".into()),
+    };
+    let records = audit::audit_all(set, plan).map_err(|e| e.to_string())?;
+    let Some(want) = want else {
+        let path = write.unwrap_or_default();
         std::fs::write(&path, audit::golden_text(plan, &records))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
-        println!("wrote {} runs to {path}", records.len());
+        println!("wrote {} to {path}", records.counts());
         return Ok(ExitCode::SUCCESS);
-    }
-    let path = golden.ok_or("give --golden FILE, --write-golden FILE or --trace")?;
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let want = audit::parse_golden(&text).map_err(|e| e.to_string())?;
-    match audit::first_mismatch(&want, &records, plan.checkpoint_stride) {
+    };
+    match want.first_mismatch(&records, plan.checkpoint_stride) {
         None => {
-            println!("MATCH {} runs", records.len());
+            println!("MATCH {}", records.counts());
             Ok(ExitCode::SUCCESS)
         }
         Some(m) => {

@@ -1,11 +1,12 @@
 //! `rephyre audit`: the determinism audit (see the `audit` crate) run in parallel, compared with
 //! a golden file (by default the one committed for the built-in tasks), or written as a new
-//! golden; `--trace` prints per-phase hashes of one run to bisect a divergence.
+//! golden; `--trace` prints per-phase hashes of one run to bisect a divergence (for a Phy-Q
+//! level, `--trace phyq:L_C_K:NNNNN`, per-step state hashes with the shot they belong to).
 
 use crate::cli::{AuditArgs, AuditSubset};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
-use audit::{AuditPlan, RunRecord};
+use audit::{AuditPlan, Golden, PhyqRecord, RunRecord};
 use rayon::prelude::*;
 use std::time::Instant;
 use studies::files::{check_writable, write_atomic};
@@ -15,6 +16,11 @@ const GOLDEN_FULL: &str = include_str!("../../../tests/golden/audit-full.txt");
 const GOLDEN_CI: &str = include_str!("../../../tests/golden/audit-ci.txt");
 
 pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
+    if let Some(spec) = a.trace.as_deref().filter(|t| t.starts_with("phyq:")) {
+        let id: phyq::LevelId = spec.parse().map_err(anyhow::Error::msg)?;
+        print!("{}", audit::phyq_audit::phyq_trace_text(&id)?);
+        return Ok(());
+    }
     let set = ctx.task_set()?;
     if let Some(spec) = &a.trace {
         return trace(set, spec, a.steps);
@@ -49,34 +55,60 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
             )
         }
     };
+    // Parsed before the (long) run too, when it is compared with: a bad line fails at once.
+    let want = match a.write_golden {
+        Some(_) => None,
+        None => golden_text
+            .as_deref()
+            .map(audit::parse_golden)
+            .transpose()?,
+    };
     let start = Instant::now();
     let tasks = plan.tasks(set);
-    let per_task: Vec<Vec<RunRecord>> = ctx.pool()?.install(|| {
-        tasks
-            .par_iter()
-            .map(|t| audit::audit_task(t, plan))
-            .collect()
-    });
-    let records: Vec<RunRecord> = per_task.into_iter().flatten().collect();
+    let phyq_tasks = audit::phyq_audit::phyq_tasks(plan);
+    // The two parts one after the other, each timed: what the Phy-Q part adds is documented.
+    let (per_task, phyq_start, phyq): (Vec<Vec<RunRecord>>, Instant, Vec<PhyqRecord>) =
+        ctx.pool()?.install(|| {
+            let per_task = tasks
+                .par_iter()
+                .map(|t| audit::audit_task(t, plan))
+                .collect();
+            let phyq_start = Instant::now();
+            let phyq = phyq_tasks
+                .par_iter()
+                .map(|id| audit::phyq_audit::audit_phyq_task(id, plan.checkpoint_stride))
+                .collect::<Result<_, _>>()?;
+            anyhow::Ok((per_task, phyq_start, phyq))
+        })?;
+    let records = Golden {
+        phyre: per_task.into_iter().flatten().collect(),
+        phyq,
+    };
     let secs = start.elapsed().as_secs_f64();
+    let over = format!(
+        "over {} tasks and {} Phy-Q levels",
+        tasks.len(),
+        phyq_tasks.len()
+    );
+    let secs = format!(
+        "{secs:.1} s, of which Phy-Q {:.1} s",
+        phyq_start.elapsed().as_secs_f64()
+    );
     if let Some(p) = &a.write_golden {
         write_atomic(p, audit::golden_text(plan, &records).as_bytes())?;
         println!(
-            "wrote {} runs over {} tasks to {} ({secs:.1} s)",
-            records.len(),
-            tasks.len(),
+            "wrote {} {over} to {} ({secs})",
+            records.counts(),
             p.display()
         );
         return Ok(());
     }
-    let want = audit::parse_golden(golden_text.as_deref().unwrap_or_default())?;
-    match audit::first_mismatch(&want, &records, plan.checkpoint_stride) {
+    match want
+        .unwrap_or_default()
+        .first_mismatch(&records, plan.checkpoint_stride)
+    {
         None => {
-            println!(
-                "MATCH {} runs over {} tasks ({secs:.1} s)",
-                records.len(),
-                tasks.len()
-            );
+            println!("MATCH {} {over} ({secs})", records.counts());
             Ok(())
         }
         Some(m) => bail!("audit MISMATCH: {m}"),
