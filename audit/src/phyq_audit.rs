@@ -101,7 +101,7 @@ pub fn phyq_shot(task: &str, bird: u64, drag_radius: Fixed, has_power: bool) -> 
 /// The next bird's drag radius and whether it has a power (the one place this module asks the
 /// game about its birds).
 fn next_reach(game: &Game) -> Option<(Fixed, bool)> {
-    game.next_bird_reach()
+    game.next_reach().map(|r| (r.drag_radius, r.has_power))
 }
 
 /// Plays one built-in task: the opening, then a drawn shot per bird until every pig is
