@@ -98,15 +98,13 @@ pub fn phyq_shot(task: &str, bird: u64, drag_radius: Fixed, has_power: bool) -> 
     Shot { release, tap }
 }
 
-/// The next bird's drag radius and whether it has a power (the one place this module asks the
-/// game about its birds).
-fn next_reach(game: &Game) -> Option<(Fixed, bool)> {
-    game.next_reach().map(|r| (r.drag_radius, r.has_power))
-}
-
-/// Plays one built-in task: the opening, then a drawn shot per bird until every pig is
-/// destroyed or no bird is left, chaining the game's state hash after every step.
-pub fn audit_phyq_task(id: &LevelId, stride: u32) -> Result<PhyqRecord, PhyqAuditError> {
+/// Plays one built-in task as the audit does: the opening, then a drawn shot per bird until
+/// every pig is destroyed or no bird is left; `observe(game, shot)` after every step (shot 0:
+/// the opening). Returns the game as it ended and the step each shot ended at.
+fn play_drawn(
+    id: &LevelId,
+    observe: &mut dyn FnMut(&Game, u64),
+) -> Result<(Game, Vec<u32>), PhyqAuditError> {
     let name = id.to_string();
     let entry = builtin_task(id).ok_or_else(|| PhyqAuditError::NoSuchTask(name.clone()))?;
     let play_error = |e: phyq::game::PlayError| PhyqAuditError::Play {
@@ -114,28 +112,34 @@ pub fn audit_phyq_task(id: &LevelId, stride: u32) -> Result<PhyqRecord, PhyqAudi
         reason: e.to_string(),
     };
     let mut game = Game::new(&entry.level).map_err(play_error)?;
+    game.settle_observed(&mut |g| observe(g, 0));
+    let mut shot_ends = Vec::new();
+    while game.pigs_left() > 0 {
+        let Some(reach) = game.next_reach() else {
+            break;
+        };
+        let index = shot_ends.len() as u64;
+        let shot = phyq_shot(&name, index, reach.drag_radius, reach.has_power);
+        game.shoot_observed(&shot, &mut |g| observe(g, index + 1))
+            .map_err(play_error)?;
+        shot_ends.push(game.steps());
+    }
+    Ok((game, shot_ends))
+}
+
+/// One built-in task played as the audit does, chaining the game's state hash after every step.
+pub fn audit_phyq_task(id: &LevelId, stride: u32) -> Result<PhyqRecord, PhyqAuditError> {
     let stride = stride.max(1);
     let mut chain = 0u64;
     let mut checkpoints = Vec::new();
-    let mut observe = |g: &Game| {
+    let (game, shot_ends) = play_drawn(id, &mut |g, _| {
         chain = chain_hash(chain, g.state_hash());
         if g.steps().is_multiple_of(stride) {
             checkpoints.push(chain as u32);
         }
-    };
-    game.settle_observed(&mut observe);
-    let mut shot_ends = Vec::new();
-    while game.pigs_left() > 0 {
-        let Some((drag_radius, has_power)) = next_reach(&game) else {
-            break;
-        };
-        let shot = phyq_shot(&name, shot_ends.len() as u64, drag_radius, has_power);
-        game.shoot_observed(&shot, &mut observe)
-            .map_err(play_error)?;
-        shot_ends.push(game.steps());
-    }
+    })?;
     Ok(PhyqRecord {
-        task_id: name,
+        task_id: id.to_string(),
         passed: game.pigs_left() == 0,
         pigs_left: game.pigs_left(),
         shot_ends,
@@ -156,17 +160,9 @@ pub fn audit_phyq(plan: AuditPlan) -> Result<Vec<PhyqRecord>, PhyqAuditError> {
 /// Per-step hashes of one Phy-Q run (`step shot state_hash chain`, shot 0 = the opening), to
 /// diff between two platforms.
 pub fn phyq_trace_text(id: &LevelId) -> Result<String, PhyqAuditError> {
-    let name = id.to_string();
-    let entry = builtin_task(id).ok_or_else(|| PhyqAuditError::NoSuchTask(name.clone()))?;
-    let play_error = |e: phyq::game::PlayError| PhyqAuditError::Play {
-        task: name.clone(),
-        reason: e.to_string(),
-    };
-    let mut game = Game::new(&entry.level).map_err(play_error)?;
     let mut out = String::from("step shot state chain\n");
     let mut chain = 0u64;
-    let mut shot = 0u64;
-    let mut observe = |g: &Game, shot: u64| {
+    play_drawn(id, &mut |g, shot| {
         chain = chain_hash(chain, g.state_hash());
         let _ = writeln!(
             out,
@@ -174,17 +170,7 @@ pub fn phyq_trace_text(id: &LevelId) -> Result<String, PhyqAuditError> {
             g.steps(),
             g.state_hash()
         );
-    };
-    game.settle_observed(&mut |g| observe(g, 0));
-    while game.pigs_left() > 0 {
-        let Some((drag_radius, has_power)) = next_reach(&game) else {
-            break;
-        };
-        let s = phyq_shot(&name, shot, drag_radius, has_power);
-        shot += 1;
-        game.shoot_observed(&s, &mut |g| observe(g, shot))
-            .map_err(play_error)?;
-    }
+    })?;
     Ok(out)
 }
 

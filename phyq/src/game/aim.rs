@@ -168,30 +168,11 @@ mod tests {
             has_power: false,
         };
         let rest = Vec2::ZERO;
+        let in_reach =
+            |x: f64| aim(&reach, rest, Vec2::new(f(x), f(0.0)), Fixed::ONE, Arc::Low).is_some();
         // Range at 10 m/s and 4.7 m/s² is about 21 m.
-        assert!(aim(
-            &reach,
-            rest,
-            Vec2::new(f(30.0), f(0.0)),
-            Fixed::ONE,
-            Arc::Low
-        )
-        .is_none());
-        assert!(aim(
-            &reach,
-            rest,
-            Vec2::new(f(-5.0), f(0.0)),
-            Fixed::ONE,
-            Arc::Low
-        )
-        .is_none());
-        assert!(aim(
-            &reach,
-            rest,
-            Vec2::new(f(15.0), f(0.0)),
-            Fixed::ONE,
-            Arc::Low
-        )
-        .is_some());
+        assert!(!in_reach(30.0));
+        assert!(!in_reach(-5.0));
+        assert!(in_reach(15.0));
     }
 }
