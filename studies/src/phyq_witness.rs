@@ -24,6 +24,7 @@ pub use phyq::witnesses::{parse, Row, HEADER};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use tasks::rng::fnv64;
 
 /// What a run covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +55,8 @@ impl Default for Params {
 pub struct State {
     /// The next attempt to draw from (after a witness: the attempt kept).
     pub attempt: u32,
-    /// Draws refused: (attempt, "rest" or "search").
-    pub refused: Vec<(u32, String)>,
+    /// Draws refused: (attempt, why).
+    pub refused: Vec<(u32, Unsound)>,
     /// The witness, as `--shots` takes it.
     pub shots: Option<String>,
     pub shots_tried: u64,
@@ -105,11 +106,11 @@ impl TaskJob for Job {
     fn fingerprint(&self) -> String {
         let codes: Vec<&str> = self.tasks.iter().map(|(t, _)| t.code.as_str()).collect();
         format!(
-            "phyq-witness-1 seed {} per {} redraws {} templates {}",
+            "phyq-witness-2 seed {} per {} redraws {} templates {:016x}",
             self.params.seed,
             self.params.per_template,
             self.params.max_redraws,
-            tasks_digest(&codes)
+            fnv64(codes.join(",").as_bytes())
         )
     }
 
@@ -136,7 +137,7 @@ impl TaskJob for Job {
                 true
             }
             Err(why) => {
-                state.refused.push((drawn.attempt, why.word().into()));
+                state.refused.push((drawn.attempt, why));
                 state.attempt += 1;
                 state.refused.len() as u32 > self.params.max_redraws
             }
@@ -146,14 +147,6 @@ impl TaskJob for Job {
     fn simulations(&self, state: &State) -> u64 {
         state.shots_tried
     }
-}
-
-fn tasks_digest(codes: &[&str]) -> String {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for b in codes.join(",").bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
-    format!("{h:016x}")
 }
 
 /// Runs the job to the end (checkpointed and resumable through `cfg`).
@@ -174,11 +167,7 @@ pub fn rows(job: &Job, states: &[State]) -> Vec<Row> {
             index: *index,
             attempt: if s.shots.is_some() { s.attempt } else { 0 },
             found: s.shots.is_some(),
-            refused: s
-                .refused
-                .iter()
-                .map(|(a, w)| (*a, Unsound::from_word(w).expect("words this module wrote")))
-                .collect(),
+            refused: s.refused.clone(),
             shots_tried: s.shots_tried,
             steps: s.steps,
             shots: s.shots.clone().unwrap_or_default(),

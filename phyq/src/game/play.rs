@@ -132,6 +132,14 @@ pub struct Game {
     max_launch_speed: Fixed,
 }
 
+/// The step after the launch at which a tap `seconds` after it is used: the nearest, at least
+/// the one after the launch, at most [`MAX_SHOT_STEPS`].
+pub(super) fn tap_step(seconds: Fixed) -> u32 {
+    (seconds.mul_int(i64::from(STEPS_PER_SECOND)) + Fixed::HALF)
+        .floor_int()
+        .clamp(1, i64::from(MAX_SHOT_STEPS)) as u32
+}
+
 /// The engine settings of Science Birds (`Physics2DSettings.asset`, `TimeManager.asset`).
 pub fn settings() -> StepSettings {
     let mut s = StepSettings::default().with_steps_per_second(STEPS_PER_SECOND);
@@ -458,12 +466,7 @@ impl Game {
             Some(t) if t.is_negative() => {
                 return Err(PlayError::TapBeforeLaunch(format!("{:.3}", t.to_f64())))
             }
-            // Rounded to the nearest step, at least the one after the launch.
-            Some(t) => Some(
-                (t * Fixed::from_int(STEPS_PER_SECOND as i32) + Fixed::HALF)
-                    .floor_int()
-                    .clamp(1, i64::from(MAX_SHOT_STEPS)) as u32,
-            ),
+            Some(t) => Some(tap_step(t)),
             None => None,
         };
         let Some(&bird) = self.birds.get(self.next_bird) else {

@@ -2,7 +2,7 @@
 //! (x right, y up, from the bird's rest point on the slingshot) and seconds, parsed and checked
 //! here so that every front end refuses the same inputs with the same words.
 
-use super::play::{Shot, MAX_SHOT_STEPS, STEPS_PER_SECOND};
+use super::play::{tap_step, Shot, MAX_SHOT_STEPS, STEPS_PER_SECOND};
 use crate::level::Level;
 use crate::picture::{Framing, WIDTH};
 use engine::{Fixed, Vec2};
@@ -160,11 +160,7 @@ impl PixelShot {
         let per_pixel = Framing::of_level(level).width.div_int(WIDTH as i64);
         let hundredths = |m: Fixed| ((m / per_pixel).mul_int(PIXEL_GRID) + Fixed::HALF).floor_int();
         let grid = |k: i64| k as f64 / PIXEL_GRID as f64;
-        let steps = shot.tap.map_or(0, |t| {
-            (t.mul_int(i64::from(STEPS_PER_SECOND)) + Fixed::HALF)
-                .floor_int()
-                .clamp(1, i64::from(MAX_SHOT_STEPS))
-        });
+        let steps = shot.tap.map_or(0, tap_step);
         PixelShot {
             x: grid(hundredths(shot.release.x)),
             y: grid(hundredths(shot.release.y)),

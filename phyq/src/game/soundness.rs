@@ -236,7 +236,7 @@ pub fn search(level: &Level) -> Result<Search, PlayError> {
 }
 
 /// Why a drawn task is not sound.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Unsound {
     /// Without a shot something moved past [`REST_TOLERANCE`], was destroyed, or the world did
     /// not come to rest.
