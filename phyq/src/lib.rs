@@ -10,6 +10,8 @@
 //!   (`phyq/FORMAT.md`);
 //! * [`game`]: a level played on the engine (Science Birds' physics, damage, destruction,
 //!   explosions, the birds' powers, shots from the slingshot);
+//! * [`playdata`]: the pass rates the paper measured on the original game (humans with their
+//!   spread, the paper's nine agents), per scenario;
 //! * [`generator`]: the task generator, 100 seeded variations of each template (the `phyq`
 //!   tier), and [`witnesses`]: the file that proves each built-in task sound (at rest, with shots
 //!   that pass it) and names the draw the tier keeps;
@@ -30,6 +32,7 @@ pub mod level;
 pub mod levelset;
 pub mod number;
 pub mod picture;
+pub mod playdata;
 pub mod scene;
 pub mod symbolic;
 pub mod templates;

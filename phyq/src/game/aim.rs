@@ -6,6 +6,7 @@
 //! All in fixed point, so the same targets give the same releases on every platform.
 
 use super::play::{Game, Shot};
+use super::rules::launch;
 use engine::{sin_cos, Fixed, Vec2};
 
 /// What the next bird's launch depends on.
@@ -115,6 +116,19 @@ impl Game {
             gravity: -(self.world().settings().gravity.y * gravity_scale),
             has_power,
         })
+    }
+
+    /// Seconds from the launch of the next bird released at `release` (offset from the rest
+    /// point, m) until its drag-free arc comes down to the ground: the flight that a tap "at a
+    /// share of the trajectory" refers to. `None` when no bird is left.
+    pub fn flight_time(&self, release: Vec2) -> Option<Fixed> {
+        let reach = self.next_reach()?;
+        let (dragged, v) = launch(release, reach.drag_radius, reach.full_speed);
+        let height = (self.rest_point() + dragged).y - self.ground_level();
+        // height + v.y·t − g·t²/2 = 0, the later root.
+        let g = reach.gravity.max(Fixed::ratio(1, 1000));
+        let disc = (v.y * v.y + (g * height).mul_int(2)).max(Fixed::ZERO);
+        Some(((v.y + disc.sqrt()) / g).max(Fixed::ZERO))
     }
 }
 

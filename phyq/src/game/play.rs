@@ -410,6 +410,17 @@ impl Game {
         ))
     }
 
+    /// The kind of the next bird on the slingshot, if a bird is left.
+    pub fn next_bird(&self) -> Option<BirdKind> {
+        self.birds.get(self.next_bird).copied()
+    }
+
+    /// The ground's top (m): the level's lowest surface.
+    pub(super) fn ground_level(&self) -> Fixed {
+        let [y] = world_constant("ground_level");
+        y
+    }
+
     /// Launch speed at a full drag (m/s).
     pub(super) fn max_launch_speed(&self) -> Fixed {
         self.max_launch_speed

@@ -194,6 +194,55 @@ pub struct Search {
     pub steps: u64,
 }
 
+/// The best next shot of [`candidates_for`] from a level in play, and the state after it.
+#[derive(Clone)]
+pub struct Best {
+    pub shot: PixelShot,
+    /// The game after the shot.
+    pub after: Game,
+    /// Whether it passes the level (the first candidate that does is taken).
+    pub passes: bool,
+    /// Shots simulated and physics steps run to choose it.
+    pub shots_tried: u64,
+    pub steps: u64,
+}
+
+/// The first candidate that passes the level, else the one that leaves the fewest pigs (then
+/// destroys the most objects; the earlier candidate on a tie). `None` when no bird is left.
+pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayError> {
+    // (pigs left, objects destroyed), the shot, the state after it.
+    let mut best: Option<((u32, u32), PixelShot, Game)> = None;
+    let (mut tried, mut steps) = (0u64, 0u64);
+    for shot in candidates_for(game, level) {
+        let mut g = game.clone();
+        let before = g.steps();
+        g.shoot(&shot.to_shot(level))?;
+        tried += 1;
+        steps += u64::from(g.steps() - before);
+        if g.pigs_left() == 0 {
+            return Ok(Some(Best {
+                shot,
+                after: g,
+                passes: true,
+                shots_tried: tried,
+                steps,
+            }));
+        }
+        let score = (g.pigs_left(), g.destroyed());
+        let better = |(p, d): (u32, u32)| score.0 < p || (score.0 == p && score.1 > d);
+        if best.as_ref().is_none_or(|(s, _, _)| better(*s)) {
+            best = Some((score, shot, g));
+        }
+    }
+    Ok(best.map(|(_, shot, after)| Best {
+        shot,
+        after,
+        passes: false,
+        shots_tried: tried,
+        steps,
+    }))
+}
+
 /// Searches for shots that pass the level (greedy over [`candidates_for`], module doc).
 pub fn search(level: &Level) -> Result<Search, PlayError> {
     let mut game = Game::new(level)?;
@@ -201,32 +250,18 @@ pub fn search(level: &Level) -> Result<Search, PlayError> {
     let mut chosen: Vec<PixelShot> = Vec::new();
     let mut tried = 0u64;
     let mut steps = 0u64;
-    while game.birds_left() > 0 {
-        // (pigs left, objects destroyed), the shot, the state after it.
-        let mut best: Option<((u32, u32), PixelShot, Game)> = None;
-        for shot in candidates_for(&game, level) {
-            let mut g = game.clone();
-            let before = g.steps();
-            g.shoot(&shot.to_shot(level))?;
-            tried += 1;
-            steps += u64::from(g.steps() - before);
-            if g.pigs_left() == 0 {
-                chosen.push(shot);
-                return Ok(Search {
-                    shots: Some(chosen),
-                    shots_tried: tried,
-                    steps,
-                });
-            }
-            let score = (g.pigs_left(), g.destroyed());
-            let better = |(p, d): (u32, u32)| score.0 < p || (score.0 == p && score.1 > d);
-            if best.as_ref().is_none_or(|(s, _, _)| better(*s)) {
-                best = Some((score, shot, g));
-            }
+    while let Some(best) = best_next_shot(&game, level)? {
+        tried += best.shots_tried;
+        steps += best.steps;
+        chosen.push(best.shot);
+        if best.passes {
+            return Ok(Search {
+                shots: Some(chosen),
+                shots_tried: tried,
+                steps,
+            });
         }
-        let (_, shot, g) = best.expect("at least one candidate");
-        chosen.push(shot);
-        game = g;
+        game = best.after;
     }
     Ok(Search {
         shots: None,
