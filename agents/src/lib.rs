@@ -5,6 +5,8 @@
 //! * [`baselines`]: RAND, MEM, MEM-O and the OPTIMAL oracle;
 //! * [`auccess`]: success curves and AUCCESS (the one-sided Wilcoxon test that compares agents
 //!   over folds is `studies::stats::wilcoxon`);
+//! * [`phyq`]: the Phy-Q agents (RANDOM, PIG SHOOTER and the OPTIMAL planner), one shot per
+//!   bird;
 //! * [`witness`]: a guided search for one stable solution per task (a constructive proof of
 //!   solvability) and the stable-solution test.
 
@@ -12,6 +14,7 @@ pub mod auccess;
 pub mod baselines;
 #[cfg(feature = "dqn")]
 pub mod dqn;
+pub mod phyq;
 pub mod protocol;
 
 pub use baselines::{Mem, MemO, Optimal, Rand};

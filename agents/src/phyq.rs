@@ -1,0 +1,235 @@
+//! Phy-Q agents: each chooses the next bird's shot from the level in play, and [`play`] runs an
+//! attempt (the level's opening, then a shot per bird until every pig is destroyed or no bird
+//! is left).
+//!
+//! * [`Random`]: the paper's random agent: a release point uniform in x ∈ [−100, −10],
+//!   y ∈ [−100, 100] pixels from the slingshot, and for a bird with a power a tap uniform
+//!   between 50 % and 80 % of its flight (the time its drag-free arc takes to come down to the
+//!   ground);
+//! * [`PigShooter`]: the paper's simplest heuristic: aims at a pig chosen at random, on the
+//!   low or the high arc at random (the other when the one chosen cannot reach it, a random
+//!   release when neither can), at full drag; a bird with a power taps at a random share of the
+//!   flight to the pig, in the intervals of the AIBirds naive agent (yellow 65–90 %, blue
+//!   65–85 %, black and white 70–90 %);
+//! * [`Optimal`]: a planner with the simulator as its forward model (the greedy search of
+//!   `phyq::game::soundness`: the first candidate that passes, else the one that leaves the
+//!   fewest pigs): an upper bound no agent of the original could compute, not a fair player.
+//!
+//! Randomness is counter-based ([`Draws`]): an attempt's numbers depend only on (seed, task,
+//! attempt), so an evaluation gives the same shots on any thread count and after a resume.
+//! Shots are on the grid people type ([`PixelShot`]: hundredths of a pixel, taps on whole
+//! steps), so every attempt can be replayed with `rephyre simulate ID --shots`.
+
+use engine::{Fixed, Vec2};
+use phyq::game::aim::{aim, Arc};
+use phyq::game::soundness::best_next_shot;
+use phyq::game::{Game, PixelShot, PlayError, Shot};
+use phyq::{BirdKind, Kind, Level};
+
+/// The random numbers of one attempt: word `n` of (seed, stream, index), in turn.
+#[derive(Clone, Debug)]
+pub struct Draws {
+    seed: u64,
+    stream: u64,
+    index: u64,
+    next: u64,
+}
+
+impl Draws {
+    /// The draws of attempt `index` of the task with stream `stream` under `seed`.
+    pub fn new(seed: u64, stream: u64, index: u64) -> Draws {
+        Draws {
+            seed,
+            stream,
+            index,
+            next: 0,
+        }
+    }
+
+    fn word(&mut self) -> u64 {
+        let w = tasks::rng::word(self.seed, self.stream, self.index, self.next);
+        self.next += 1;
+        w
+    }
+
+    /// An integer uniform in `lo..=hi` (`lo <= hi`; the modulo bias is below 2^-40 for the
+    /// spans used here).
+    pub fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
+        let span = (hi - lo) as u64 + 1;
+        lo + (self.word() % span) as i64
+    }
+}
+
+/// A Phy-Q agent: the shot for the next bird.
+pub trait ShotAgent: Sync {
+    /// The agent's name on the command line (`random`, `pig-shooter`, `optimal`).
+    fn name(&self) -> &'static str;
+    /// The shot for the next bird of `game` (between shots: the world at rest, a bird left) on
+    /// `level` (the level in play), from this attempt's `draws`.
+    fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError>;
+}
+
+/// A release point in pixels, uniform on the paper's random agent's rectangle (in hundredths).
+fn random_release(draws: &mut Draws) -> (f64, f64) {
+    let x = draws.int_in(-10_000, -1_000);
+    let y = draws.int_in(-10_000, 10_000);
+    (hundredths(x), hundredths(y))
+}
+
+#[allow(clippy::float_arithmetic)] // the grid people type: k / 100, one rounding
+fn hundredths(k: i64) -> f64 {
+    k as f64 / 100.0
+}
+
+/// `share_percent` % of `flight` seconds as a tap on the level's grid (a whole step).
+fn tap_at(release: Vec2, flight: Fixed, share_percent: i64, level: &Level) -> PixelShot {
+    let tap = flight * Fixed::ratio(share_percent, 100);
+    PixelShot::nearest(
+        &Shot {
+            release,
+            tap: Some(tap),
+        },
+        level,
+    )
+}
+
+/// The paper's random agent (module doc).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Random;
+
+impl ShotAgent for Random {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError> {
+        let (x, y) = random_release(draws);
+        let share = draws.int_in(50, 80);
+        let plain = PixelShot { x, y, tap: 0.0 };
+        let has_power = game.next_reach().is_some_and(|r| r.has_power);
+        if !has_power {
+            return Ok(plain);
+        }
+        let release = plain.to_shot(level).release;
+        Ok(match game.flight_time(release) {
+            Some(t) => PixelShot {
+                tap: tap_at(release, t, share, level).tap,
+                ..plain
+            },
+            None => plain,
+        })
+    }
+}
+
+/// The paper's pig shooter (module doc).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PigShooter;
+
+/// The AIBirds naive agent's tap interval of a bird with a power (percent of the flight).
+fn tap_interval(bird: BirdKind) -> Option<(i64, i64)> {
+    match bird {
+        BirdKind::Red => None,
+        BirdKind::Yellow => Some((65, 90)),
+        BirdKind::Blue => Some((65, 85)),
+        BirdKind::Black | BirdKind::White => Some((70, 90)),
+    }
+}
+
+impl ShotAgent for PigShooter {
+    fn name(&self) -> &'static str {
+        "pig-shooter"
+    }
+
+    fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError> {
+        // Every draw is made whatever is used, so one choice never shifts the next.
+        let pick = draws.word();
+        let high = draws.word() % 2 == 1;
+        let interval = game.next_bird().and_then(tap_interval);
+        let share = interval.map(|(lo, hi)| draws.int_in(lo, hi));
+        let (fx, fy) = random_release(draws);
+        let fallback = PixelShot {
+            x: fx,
+            y: fy,
+            tap: 0.0,
+        };
+        let world = game.world();
+        let pigs: Vec<Vec2> = game
+            .objects()
+            .filter(|(k, _, _)| matches!(k, Kind::Pig(_)))
+            .filter_map(|(_, _, b)| world.body(b).map(|b| b.position()))
+            .collect();
+        let (Some(reach), false) = (game.next_reach(), pigs.is_empty()) else {
+            return Ok(fallback);
+        };
+        let target = pigs[(pick % pigs.len() as u64) as usize];
+        let arcs = if high {
+            [Arc::High, Arc::Low]
+        } else {
+            [Arc::Low, Arc::High]
+        };
+        let rest = game.rest_point();
+        let Some(aimed) = arcs
+            .iter()
+            .find_map(|&arc| aim(&reach, rest, target, Fixed::ONE, arc))
+        else {
+            return Ok(fallback);
+        };
+        Ok(match share {
+            Some(p) => tap_at(aimed.release, aimed.flight_time, p, level),
+            None => PixelShot::nearest(&aimed.shot(None), level),
+        })
+    }
+}
+
+/// The planner with the simulator as its forward model (module doc). Deterministic: it makes
+/// no draw.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Optimal;
+
+impl ShotAgent for Optimal {
+    fn name(&self) -> &'static str {
+        "optimal"
+    }
+
+    fn shot(&self, game: &Game, level: &Level, _: &mut Draws) -> Result<PixelShot, PlayError> {
+        match best_next_shot(game, level)? {
+            Some(b) => Ok(b.shot),
+            // No bird left: the caller does not ask then; any shot is as good.
+            None => Ok(PixelShot {
+                x: -50.0,
+                y: 0.0,
+                tap: 0.0,
+            }),
+        }
+    }
+}
+
+/// One attempt at a level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attempt {
+    pub passed: bool,
+    /// The shots taken, in order (as `--shots` replays them).
+    pub shots: Vec<PixelShot>,
+    pub pigs_left: u32,
+    /// Physics steps, the opening included.
+    pub steps: u32,
+}
+
+/// Plays one attempt of `agent` at `level` with `draws`: the opening, then the agent's shot for
+/// each bird until every pig is destroyed or no bird is left.
+pub fn play(agent: &dyn ShotAgent, level: &Level, draws: &mut Draws) -> Result<Attempt, PlayError> {
+    let mut game = Game::new(level)?;
+    game.settle();
+    let mut shots = Vec::new();
+    while game.pigs_left() > 0 && game.birds_left() > 0 {
+        let shot = agent.shot(&game, level, draws)?;
+        game.shoot(&shot.to_shot(level))?;
+        shots.push(shot);
+    }
+    Ok(Attempt {
+        passed: game.pigs_left() == 0,
+        shots,
+        pigs_left: game.pigs_left(),
+        steps: game.steps(),
+    })
+}
