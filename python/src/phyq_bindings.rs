@@ -53,7 +53,7 @@ impl PyTask {
     }
 
     fn __repr__(&self) -> String {
-        format!("PhyqTask({:?})", self.entry.id.to_string())
+        format!("PhyqTask('{}')", self.entry.id)
     }
 }
 
@@ -228,7 +228,12 @@ fn phyq_palette(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     Ok(PyArray1::from_vec(py, flat).reshape([256, 3])?.into_any())
 }
 
-/// A task in play, one bird at a time (see `rephyre.phyq.Game`).
+/// A Phy-Q task in play, one bird at a time (`rephyre.phyq.Game`): `Game(task)` runs the
+/// level's 2 s opening; `shoot(x, y, tap=0.0)` shoots the next bird and runs the world until it
+/// is at rest, every pig is destroyed, or 60 s have passed. `status` is "playing", "passed" or
+/// "not_passed"; `pigs_left`, `birds_left`, `shots`, `steps`, `state_hash` (hex: after the same
+/// shots, `simulate`'s `final_hash`), `picture()` and `symbolic()` (JSON text) say where it
+/// stands. A malformed shot, or one on a finished game, raises ValueError and changes nothing.
 #[pyclass(name = "PhyqGame", module = "rephyre._native")]
 struct PyGame {
     session: Session,
@@ -307,7 +312,7 @@ impl PyGame {
 
     fn __repr__(&self) -> String {
         format!(
-            "PhyqGame({:?}, status={:?}, shots={}, pigs_left={}, birds_left={})",
+            "PhyqGame('{}', status='{}', shots={}, pigs_left={}, birds_left={})",
             self.task_id(),
             self.status(),
             self.shots(),
