@@ -1,11 +1,12 @@
 """rephyre: PHYRE 0.2.2's Python API on a bit-reproducible fixed-point engine.
 
 `import rephyre as phyre` runs code written for phyre 0.2.2 (see python/README.md for the
-differences). The 5,000 PHYRE-B and PHYRE-2B tasks are built in.
+differences). The 5,000 PHYRE-B and PHYRE-2B tasks are built in, and so are Phy-Q's 7,500
+(`rephyre.phyq`).
 """
 
 from . import _native
-from . import studies, vis
+from . import phyq, studies, vis
 from .action_simulator import ACTION_TIERS, ActionSimulator, initialize_simulator
 from .metrics import (MAIN_EVAL_SETUPS, MAX_TEST_ATTEMPTS, Evaluator, eval_setup_to_action_tier,
                       get_fold, list_eval_setups)
@@ -25,7 +26,7 @@ __all__ = [
     "MAX_TEST_ATTEMPTS", "Evaluator", "eval_setup_to_action_tier", "get_fold",
     "list_eval_setups", "featurized_objects_vector_to_raster", "FeaturizedObjects",
     "Simulation", "SimulationStatus", "observations_to_float_rgb", "observations_to_uint8_rgb",
-    "vis", "SimulationCache", "get_default_100k_cache", "SCENE_WIDTH", "SCENE_HEIGHT", "NUM_COLORS", "all_task_ids",
+    "vis", "phyq", "SimulationCache", "get_default_100k_cache", "SCENE_WIDTH", "SCENE_HEIGHT", "NUM_COLORS", "all_task_ids",
 ]
 
 

@@ -341,5 +341,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reference_statuses, m)?)?;
     m.add_function(wrap_pyfunction!(sample_action, m)?)?;
     crate::studies_bindings::register(m)?;
+    crate::phyq_bindings::register(m)?;
     Ok(())
 }
