@@ -167,12 +167,8 @@ mod tests {
         assert!((pig.pass_rates[0] - 0.8729166666666666).abs() < 1e-12);
         // The humans' row of the agents' file is the humans' file.
         let human = &paper_agents()[0];
-        for s in 0..SCENARIOS {
-            assert!(
-                (human.pass_rates[s] - h[s].pass_rate).abs() < 1e-6,
-                "scenario {}",
-                s + 1
-            );
+        for (s, (mine, theirs)) in human.pass_rates.iter().zip(h).enumerate() {
+            assert!((mine - theirs.pass_rate).abs() < 1e-6, "scenario {}", s + 1);
         }
     }
 }
