@@ -77,6 +77,10 @@ pub enum Command {
     /// re-check a file of them.
     #[command(name = "phyq-witness", after_help = PHYQ_WITNESS_EXAMPLES)]
     PhyqWitness(PhyqWitnessArgs),
+    /// Evaluate a Phy-Q agent (random, pig-shooter, optimal) in a generalization setting:
+    /// pass rates per task, template and scenario, and the Phy-Q score.
+    #[command(name = "phyq-eval", after_help = PHYQ_EVAL_EXAMPLES)]
+    PhyqEval(PhyqEvalArgs),
     /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
@@ -1013,6 +1017,49 @@ pub struct PhyqWitnessArgs {
     /// Continue from --checkpoint (a missing checkpoint file starts afresh).
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
+}
+
+const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
+  rephyre phyq-eval --agent pig-shooter --setting broad --out pig.csv --summary pig.md --plot pig.svg
+  rephyre phyq-eval --agent random --setting local --attempts 10 --json --out random.csv
+  rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
+  rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
+
+Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
+templates), all (every task given; levels imported without a template). The agents do not learn,
+so only test tasks are played. --json prints one last line with pass_rate, per_scenario and, for
+broad, phyq_score (this project's random agent as the zero).";
+
+/// Phy-Q evaluation.
+#[derive(Debug, Args)]
+pub struct PhyqEvalArgs {
+    /// The agent.
+    #[arg(long, value_parser = ["random", "pig-shooter", "optimal"])]
+    pub agent: String,
+    /// The generalization setting: local, broad or all.
+    #[arg(long, value_parser = ["local", "broad", "all"])]
+    pub setting: String,
+    /// Attempts per task (default: random 50, pig-shooter 5, optimal 1, as the paper).
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<u32>,
+    /// Seed of the agents' random draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV of per-task results; with --shard, the shard's part file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown report: per scenario beside the paper's humans and agents, per template, the
+    /// Phy-Q score.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print the figures as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
 
 /// Parse a tier name for clap.

@@ -25,6 +25,7 @@ pub mod diversity;
 pub mod evaluation;
 pub mod files;
 pub mod parity;
+pub mod phyq_eval;
 pub mod phyq_witness;
 pub mod random_curve;
 pub mod runner;

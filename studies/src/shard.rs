@@ -165,6 +165,23 @@ pub fn run_shard<J: TaskJob>(
 where
     J::State: Serialize,
 {
+    let ids = tasks.iter().map(|t| t.id().to_string()).collect();
+    run_shard_of(job, command, args, ids, shard, cfg)
+}
+
+/// [`run_shard`] for a job whose tasks are named by `task_ids` (in the job's order) rather than
+/// PHYRE tasks (Phy-Q levels).
+pub fn run_shard_of<J: TaskJob>(
+    job: &J,
+    command: &str,
+    args: Args,
+    task_ids: Vec<String>,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<J::State>>
+where
+    J::State: Serialize,
+{
     let units = job.len() as u64;
     let sharded = Sharded {
         job,
@@ -179,7 +196,7 @@ where
             run: RunId {
                 command: command.to_string(),
                 args,
-                task_ids: tasks.iter().map(|t| t.id().to_string()).collect(),
+                task_ids,
             },
             fingerprint: job.fingerprint(),
             shard: shard.index,

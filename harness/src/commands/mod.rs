@@ -7,7 +7,8 @@ pub mod eval;
 pub mod merge;
 pub mod parity;
 pub mod phyq;
-pub mod phyq_witness;
+pub mod phyq_eval;
+mod phyq_witness;
 pub mod plot;
 pub mod random_curve;
 pub mod render;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Witness(a) => witness::run(&ctx, a),
         Command::PhyqWitness(a) => phyq_witness::run(&ctx, a),
+        Command::PhyqEval(a) => phyq_eval::run(&ctx, a),
         Command::Merge(a) => merge::run(&ctx, a),
         Command::Slurm(a) => slurm::run(&ctx, a),
     }

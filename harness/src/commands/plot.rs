@@ -195,3 +195,47 @@ pub fn success_curves_svg(series: &[(String, Vec<f64>)]) -> Result<String> {
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
+
+/// Pass rate per Phy-Q scenario, bars side by side for each series (the paper's Figure 4a):
+/// `series` are (label, rate of scenarios 1..=15; `None` where it has none).
+pub fn phyq_scenarios_svg(series: &[(String, Vec<Option<f64>>)]) -> Result<String> {
+    svg_plot((1000, 520), |root| {
+        let mut chart = chart(root, "Pass rate per scenario", 56, 0f64..15f64, 0f64..1f64)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(15)
+            .x_label_formatter(&|x| {
+                let s = x.floor() as i64 + 1;
+                if (1..=15).contains(&s) && (x - x.floor()) < 1e-9 {
+                    format!("{s}")
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| format!("{:.0} %", y * 100.0))
+            .x_desc("scenario")
+            .y_desc("pass rate")
+            .draw()
+            .context(PLOT)?;
+        let n = series.len().max(1) as f64;
+        let width = 0.8 / n;
+        for (i, (name, rates)) in series.iter().enumerate() {
+            let colour = Palette99::pick(i).to_rgba();
+            let left = 0.1 + width * i as f64;
+            chart
+                .draw_series(rates.iter().enumerate().filter_map(|(s, r)| {
+                    r.map(|r| {
+                        let x0 = s as f64 + left;
+                        Rectangle::new([(x0, 0.0), (x0 + width, r)], colour.filled())
+                    })
+                }))
+                .context(PLOT)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled())
+                });
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
+    })
+}

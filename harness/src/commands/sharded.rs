@@ -10,13 +10,14 @@ use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches};
 
 /// Every sharded study, in the order `rephyre slurm --help` lists them.
-pub const STUDIES: [&ShardedStudy; 6] = [
+pub const STUDIES: [&ShardedStudy; 7] = [
     &super::solvability::SHARDED,
     &super::diversity::SHARDED,
     &super::random_curve::SHARDED,
     &super::parity::SHARDED,
     &super::witness::SHARDED,
     &super::eval::SHARDED,
+    &super::phyq_eval::SHARDED,
 ];
 
 /// The names `rephyre slurm` takes.

@@ -1,0 +1,651 @@
+//! Phy-Q evaluation: an agent's pass rate on the test tasks of a generalization setting, per
+//! task, template and scenario, and the Phy-Q score.
+//!
+//! Settings (the paper's §4): **local**, per template the first 80 tasks train and the last 20
+//! test; **broad**, per scenario the paper's training templates train and its testing templates
+//! test (Table 7, `phyq::templates::Role`); **all**, every given task tests (levels imported
+//! without a template). The agents here do not learn, so only the test tasks are played.
+//!
+//! A task is played `attempts` times (the paper: random 50, heuristics 5); its pass rate is the
+//! share of attempts that pass. Each attempt's random numbers depend only on (seed, task id,
+//! attempt), and one runner task is one level advanced one attempt at a time, so a run
+//! checkpoints, resumes, shards and merges to the same bytes on any thread count.
+//!
+//! The Phy-Q score (the paper's equations 1–2) is computed over scenarios 3–15 with the paper's
+//! human means and standard deviations (`phyq::playdata`) and, for the random agent's Z, this
+//! project's own random agent on this project's tasks ([`random_reference`]).
+
+use crate::runner::{self, RunConfig, TaskJob};
+use crate::shard::{self, arg, Args, Merged, Part, Shard};
+use agents::phyq::{play, Draws, Optimal, PigShooter, Random, ShotAgent};
+use anyhow::{bail, Result};
+use phyq::game::format_shots;
+use phyq::generator::template_of;
+use phyq::levelset::Entry;
+use phyq::playdata::{humans, SCENARIOS};
+use phyq::templates::{templates, Role, Template};
+use phyq::{Level, LevelId};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use tasks::rng::fnv64;
+
+/// The command its part files record.
+pub const COMMAND: &str = "phyq-eval";
+/// The seed of a run that names none.
+pub const DEFAULT_SEED: u64 = 0;
+/// Local generalization: tasks 1..=this of a template train, the rest test.
+pub const LOCAL_TRAIN_TASKS: u32 = 80;
+/// Attempts per task at most.
+pub const MAX_ATTEMPTS: u32 = 1000;
+
+/// The agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentName {
+    Random,
+    PigShooter,
+    Optimal,
+}
+
+impl AgentName {
+    pub const ALL: [AgentName; 3] = [AgentName::Random, AgentName::PigShooter, AgentName::Optimal];
+
+    pub fn word(self) -> &'static str {
+        self.agent().name()
+    }
+
+    pub fn parse(text: &str) -> Result<AgentName> {
+        match AgentName::ALL.iter().find(|a| a.word() == text) {
+            Some(a) => Ok(*a),
+            None => bail!(
+                "unknown Phy-Q agent {text:?} (one of: {})",
+                AgentName::ALL.map(|a| a.word()).join(", ")
+            ),
+        }
+    }
+
+    /// Attempts per task when none are given: the paper's 50 for the random agent and 5 for
+    /// heuristics; the planner is deterministic, one is enough.
+    pub fn default_attempts(self) -> u32 {
+        match self {
+            AgentName::Random => 50,
+            AgentName::PigShooter => 5,
+            AgentName::Optimal => 1,
+        }
+    }
+
+    pub fn agent(self) -> &'static dyn ShotAgent {
+        match self {
+            AgentName::Random => &Random,
+            AgentName::PigShooter => &PigShooter,
+            AgentName::Optimal => &Optimal,
+        }
+    }
+}
+
+/// The generalization settings (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    Local,
+    Broad,
+    All,
+}
+
+impl Setting {
+    pub const ALL: [Setting; 3] = [Setting::Local, Setting::Broad, Setting::All];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Setting::Local => "local",
+            Setting::Broad => "broad",
+            Setting::All => "all",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Setting> {
+        match Setting::ALL.iter().find(|s| s.word() == text) {
+            Some(s) => Ok(*s),
+            None => bail!("unknown setting {text:?} (one of: local, broad, all)"),
+        }
+    }
+}
+
+/// What determines a run's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub agent: AgentName,
+    pub setting: Setting,
+    pub attempts: u32,
+    pub seed: u64,
+}
+
+impl Params {
+    /// Checked parameters (`attempts`: the agent's default when `None`).
+    pub fn new(
+        agent: AgentName,
+        setting: Setting,
+        attempts: Option<u32>,
+        seed: u64,
+    ) -> Result<Params> {
+        let attempts = attempts.unwrap_or(agent.default_attempts());
+        if attempts == 0 || attempts > MAX_ATTEMPTS {
+            bail!("--attempts must be 1 to {MAX_ATTEMPTS}, got {attempts}");
+        }
+        Ok(Params {
+            agent,
+            setting,
+            attempts,
+            seed,
+        })
+    }
+
+    /// The canonical arguments a part file records.
+    pub fn args(&self) -> Args {
+        shard::args([
+            ("agent", self.agent.word().to_string()),
+            ("setting", self.setting.word().to_string()),
+            ("attempts", self.attempts.to_string()),
+            ("seed", self.seed.to_string()),
+        ])
+    }
+
+    pub fn from_args(a: &Args) -> Result<Params> {
+        Params::new(
+            AgentName::parse(&arg::<String>(a, "agent")?)?,
+            Setting::parse(&arg::<String>(a, "setting")?)?,
+            Some(arg(a, "attempts")?),
+            arg(a, "seed")?,
+        )
+    }
+}
+
+/// A level under test.
+#[derive(Clone, Debug)]
+pub struct EvalTask {
+    pub id: LevelId,
+    /// Its template, for a task of the tier (or named like one).
+    pub template: Option<&'static Template>,
+    pub level: Level,
+}
+
+/// The index of a coded task id (`phyq:L_C_K:NNNNN`).
+fn index_of(id: &LevelId) -> Option<u32> {
+    match id {
+        LevelId::Coded { index, .. } => Some(*index),
+        LevelId::Named(_) => None,
+    }
+}
+
+/// The test tasks of `setting` among `entries`, in their order.
+pub fn test_tasks(entries: &[Entry], setting: Setting) -> Result<Vec<EvalTask>> {
+    let mut out = Vec::new();
+    for e in entries {
+        let template = template_of(&e.id);
+        let tests = match setting {
+            Setting::All => true,
+            Setting::Local | Setting::Broad => {
+                let Some(t) = template else {
+                    bail!(
+                        "task {} has no Phy-Q template, so it has no place in the {} setting (use --setting all)",
+                        e.id,
+                        setting.word()
+                    );
+                };
+                match setting {
+                    Setting::Local => index_of(&e.id).is_some_and(|i| i > LOCAL_TRAIN_TASKS),
+                    _ => t.role == Role::Test,
+                }
+            }
+        };
+        if tests {
+            out.push(EvalTask {
+                id: e.id.clone(),
+                template,
+                level: e.level.clone(),
+            });
+        }
+    }
+    if out.is_empty() {
+        bail!(
+            "no test task in the {} setting among the {} tasks given",
+            setting.word(),
+            entries.len()
+        );
+    }
+    Ok(out)
+}
+
+/// One task's progress (the runner's per-task state).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub attempts: u32,
+    pub passes: u32,
+    /// Shots and physics steps over all attempts.
+    pub shots: u64,
+    pub steps: u64,
+    /// The shots of the first attempt that passed, as `--shots` takes them.
+    pub first_pass: Option<String>,
+    /// Why the level could not be played (its remaining attempts are not run).
+    pub error: Option<String>,
+}
+
+/// A run's tasks.
+pub struct Job {
+    pub params: Params,
+    pub tasks: Vec<EvalTask>,
+}
+
+impl TaskJob for Job {
+    type State = State;
+
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn fingerprint(&self) -> String {
+        let mut content = Vec::new();
+        for t in &self.tasks {
+            content.extend_from_slice(t.id.to_string().as_bytes());
+            content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
+        }
+        format!(
+            "phyq-eval-1 {} agent {} setting {} attempts {} seed {} tasks {} {:016x}",
+            env!("CARGO_PKG_VERSION"),
+            self.params.agent.word(),
+            self.params.setting.word(),
+            self.params.attempts,
+            self.params.seed,
+            self.tasks.len(),
+            fnv64(&content)
+        )
+    }
+
+    fn advance(&self, task: usize, state: &mut State) -> bool {
+        let t = &self.tasks[task];
+        let stream = fnv64(t.id.to_string().as_bytes());
+        let mut draws = Draws::new(self.params.seed, stream, u64::from(state.attempts));
+        match play(self.params.agent.agent(), &t.level, &mut draws) {
+            Ok(a) => {
+                state.attempts += 1;
+                state.shots += a.shots.len() as u64;
+                state.steps += u64::from(a.steps);
+                if a.passed {
+                    state.passes += 1;
+                    if state.first_pass.is_none() {
+                        state.first_pass = Some(format_shots(&a.shots));
+                    }
+                }
+                state.attempts >= self.params.attempts
+            }
+            Err(e) => {
+                state.error = Some(e.to_string());
+                true
+            }
+        }
+    }
+
+    fn simulations(&self, state: &State) -> u64 {
+        state.shots
+    }
+}
+
+/// The job of `params` on the test tasks of its setting among `entries`.
+pub fn job(entries: &[Entry], params: Params) -> Result<Job> {
+    Ok(Job {
+        params,
+        tasks: test_tasks(entries, params.setting)?,
+    })
+}
+
+/// Runs the evaluation (checkpointed and resumable through `cfg`).
+pub fn run(entries: &[Entry], params: Params, cfg: &RunConfig) -> Result<(Job, Vec<State>)> {
+    let job = job(entries, params)?;
+    let states = runner::run(&job, cfg)?;
+    Ok((job, states))
+}
+
+/// Runs shard `shard` of the evaluation and returns its part.
+pub fn run_shard(
+    entries: &[Entry],
+    params: Params,
+    shard: Shard,
+    cfg: &RunConfig,
+) -> Result<Part<State>> {
+    let job = job(entries, params)?;
+    let ids = job.tasks.iter().map(|t| t.id.to_string()).collect();
+    shard::run_shard_of(&job, COMMAND, params.args(), ids, shard, cfg)
+}
+
+/// The parts of a sharded run (checked by [`shard::read_parts`]) merged into the job and
+/// states of the single run, its levels looked up in `entries`.
+pub fn merge(entries: &[Entry], parts: Vec<(PathBuf, Part<State>)>) -> Result<(Job, Vec<State>)> {
+    let merged = Merged::new(parts);
+    let params = Params::from_args(merged.args())?;
+    let job = job(entries, params)?;
+    let ids: Vec<String> = job.tasks.iter().map(|t| t.id.to_string()).collect();
+    if ids != merged.run.task_ids {
+        bail!(
+            "the parts (e.g. {}) evaluate other tasks than the {} setting of these; merge with the shards' --tasks",
+            merged.first().display(),
+            params.setting.word()
+        );
+    }
+    merged.check_rebuilt(&job)?;
+    Ok((job, merged.states))
+}
+
+/// One task's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub task_id: String,
+    /// Hierarchy code and paper number of its template (empty without one).
+    pub template: String,
+    pub paper: String,
+    /// 0 without a template.
+    pub scenario: u8,
+    pub attempts: u32,
+    pub passes: u32,
+    pub shots: u64,
+    pub steps: u64,
+    pub first_pass: String,
+    pub error: String,
+}
+
+impl Row {
+    pub fn pass_rate(&self) -> f64 {
+        if self.attempts == 0 {
+            0.0
+        } else {
+            f64::from(self.passes) / f64::from(self.attempts)
+        }
+    }
+}
+
+/// The CSV header of [`csv_text`].
+pub const HEADER: &str =
+    "task_id,template,paper,scenario,attempts,passes,pass_rate,shots,steps,first_pass,error";
+
+/// The rows of a finished run, in task order.
+pub fn rows(job: &Job, states: &[State]) -> Vec<Row> {
+    job.tasks
+        .iter()
+        .zip(states)
+        .map(|(t, s)| Row {
+            task_id: t.id.to_string(),
+            template: t.template.map_or(String::new(), |t| t.code.clone()),
+            paper: t.template.map_or(String::new(), |t| t.paper.clone()),
+            scenario: t.template.map_or(0, |t| t.scenario),
+            attempts: s.attempts,
+            passes: s.passes,
+            shots: s.shots,
+            steps: s.steps,
+            first_pass: s.first_pass.clone().unwrap_or_default(),
+            error: s.error.clone().unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The per-task CSV.
+pub fn csv_text(rows: &[Row]) -> String {
+    let mut out = String::from(HEADER);
+    out.push('\n');
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            r.task_id,
+            r.template,
+            r.paper,
+            r.scenario,
+            r.attempts,
+            r.passes,
+            r.pass_rate(),
+            r.shots,
+            r.steps,
+            r.first_pass,
+            r.error.replace([',', '\n'], " ")
+        );
+    }
+    out
+}
+
+/// Reads a CSV of [`csv_text`] (e.g. the committed random reference).
+pub fn parse_csv(text: &str) -> Result<Vec<Row>, String> {
+    let mut lines = text.lines();
+    if lines.next() != Some(HEADER) {
+        return Err(format!("the first line is not {HEADER}"));
+    }
+    lines
+        .enumerate()
+        .map(|(i, line)| {
+            let f: Vec<&str> = line.split(',').collect();
+            let bad = |what: &str| format!("line {}: {what}", i + 2);
+            if f.len() != 11 {
+                return Err(bad("expected 11 fields"));
+            }
+            let num = |k: usize| f[k].parse::<u64>().map_err(|_| bad("not a number"));
+            Ok(Row {
+                task_id: f[0].to_owned(),
+                template: f[1].to_owned(),
+                paper: f[2].to_owned(),
+                scenario: u8::try_from(num(3)?).map_err(|_| bad("scenario"))?,
+                attempts: u32::try_from(num(4)?).map_err(|_| bad("attempts"))?,
+                passes: u32::try_from(num(5)?).map_err(|_| bad("passes"))?,
+                shots: num(7)?,
+                steps: num(8)?,
+                first_pass: f[9].to_owned(),
+                error: f[10].to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// Mean pass rate over the tasks of each scenario (index 0: scenario 1; `None`: no task).
+pub fn per_scenario(rows: &[Row]) -> [Option<f64>; SCENARIOS] {
+    let mut sums = [(0.0f64, 0u32); SCENARIOS];
+    for r in rows
+        .iter()
+        .filter(|r| (1..=SCENARIOS as u8).contains(&r.scenario))
+    {
+        let s = &mut sums[usize::from(r.scenario) - 1];
+        s.0 += r.pass_rate();
+        s.1 += 1;
+    }
+    sums.map(|(sum, n)| (n > 0).then(|| sum / f64::from(n)))
+}
+
+/// Mean pass rate over tasks.
+pub fn pass_rate(rows: &[Row]) -> f64 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    rows.iter().map(Row::pass_rate).sum::<f64>() / rows.len() as f64
+}
+
+/// The scenarios of the Phy-Q score: 3..=15 (the paper leaves out 1 and 2, which every
+/// heuristic passes).
+pub const SCORED_SCENARIOS: std::ops::RangeInclusive<usize> = 3..=15;
+
+/// Z of the paper's equation 1: the mean over scenarios 3–15 of (P_agent − P_human) / σ_human;
+/// `None` unless every one of them has a rate.
+pub fn z_score(per_scenario: &[Option<f64>; SCENARIOS]) -> Option<f64> {
+    let h = humans();
+    let mut sum = 0.0;
+    for s in SCORED_SCENARIOS {
+        let p = per_scenario[s - 1]?;
+        sum += (p - h[s - 1].pass_rate) / h[s - 1].sd;
+    }
+    Some(sum / SCORED_SCENARIOS.count() as f64)
+}
+
+/// The Phy-Q score of equation 2, `100 + Z · 100 / |Z_random|`, with Z_random of `random`.
+pub fn phyq_score(
+    per_scenario: &[Option<f64>; SCENARIOS],
+    random: &[Option<f64>; SCENARIOS],
+) -> Option<f64> {
+    let z = z_score(per_scenario)?;
+    let zr = z_score(random)?;
+    (zr != 0.0).then(|| 100.0 + z * 100.0 / zr.abs())
+}
+
+/// Per template (the paper's order): template, tasks, pass rate.
+pub fn per_template(rows: &[Row]) -> Vec<(&'static Template, usize, f64)> {
+    templates()
+        .iter()
+        .filter_map(|t| {
+            let mine: Vec<&Row> = rows.iter().filter(|r| r.template == t.code).collect();
+            (!mine.is_empty()).then(|| {
+                let rate = mine.iter().map(|r| r.pass_rate()).sum::<f64>() / mine.len() as f64;
+                (t, mine.len(), rate)
+            })
+        })
+        .collect()
+}
+
+/// The figures of a finished run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figures {
+    pub tasks: usize,
+    pub pass_rate: f64,
+    pub per_scenario: [Option<f64>; SCENARIOS],
+    /// Broad setting with every scored scenario and a random reference: the Phy-Q score.
+    pub phyq_score: Option<f64>,
+}
+
+/// The figures of `rows` under `params`; `random` is the random agent's per-scenario rates in
+/// the broad setting (Z_random; a random broad run is its own reference).
+pub fn figures(
+    params: &Params,
+    rows: &[Row],
+    random: Option<&[Option<f64>; SCENARIOS]>,
+) -> Figures {
+    let per = per_scenario(rows);
+    let phyq_score = match (params.setting, params.agent) {
+        (Setting::Broad, AgentName::Random) => phyq_score(&per, &per),
+        (Setting::Broad, _) => random.and_then(|r| phyq_score(&per, r)),
+        _ => None,
+    };
+    Figures {
+        tasks: rows.len(),
+        pass_rate: pass_rate(rows),
+        per_scenario: per,
+        phyq_score,
+    }
+}
+
+/// The figures as one JSON object (the `--json` line).
+pub fn json_line(params: &Params, f: &Figures) -> String {
+    let per: serde_json::Map<String, serde_json::Value> = f
+        .per_scenario
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|r| ((i + 1).to_string(), serde_json::json!(r))))
+        .collect();
+    serde_json::json!({
+        "agent": params.agent.word(),
+        "setting": params.setting.word(),
+        "attempts": params.attempts,
+        "seed": params.seed,
+        "tasks": f.tasks,
+        "pass_rate": f.pass_rate,
+        "per_scenario": per,
+        "phyq_score": f.phyq_score,
+    })
+    .to_string()
+}
+
+fn percent(r: f64) -> String {
+    format!("{:.1}", r * 100.0)
+}
+
+/// The Markdown report: per scenario beside the paper's humans and agents (measured on the
+/// original game), the score, and per template.
+pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Phy-Q evaluation: {} agent, {} setting\n\n{} test tasks, {} attempts each (seed {}); pass rate over tasks {} %.\n",
+        params.agent.word(),
+        params.setting.word(),
+        f.tasks,
+        params.attempts,
+        params.seed,
+        percent(f.pass_rate)
+    );
+    match f.phyq_score {
+        Some(s) => {
+            let _ = writeln!(out, "**Phy-Q score: {s:.1}** (humans 100, this project's random agent 0; scenarios 3–15).\n");
+        }
+        None if params.setting == Setting::Broad => {
+            let _ = writeln!(out, "No Phy-Q score: it needs every scenario from 3 to 15 and the random agent's reference.\n");
+        }
+        None => {}
+    }
+    let paper = phyq::playdata::paper_agents();
+    let _ = write!(out, "## Pass rate per scenario (%)\n\nThis agent on rephyre's tasks, then the paper's humans and agents on the original game (broad setting).\n\n| scenario | tasks | **{} (rephyre)** |", params.agent.word());
+    for a in paper {
+        let _ = write!(out, " {} (paper) |", a.name);
+    }
+    out.push_str("\n|---|---|---|");
+    out.push_str(&"---|".repeat(paper.len()));
+    out.push('\n');
+    let names = scenario_names();
+    for (s, name) in names.iter().enumerate() {
+        let n = rows
+            .iter()
+            .filter(|r| usize::from(r.scenario) == s + 1)
+            .count();
+        let mine = f.per_scenario[s].map_or("–".to_string(), percent);
+        let _ = write!(out, "| {} {name} | {n} | **{mine}** |", s + 1);
+        for a in paper {
+            let _ = write!(out, " {} |", percent(a.pass_rates[s]));
+        }
+        out.push('\n');
+    }
+    let other = rows.iter().filter(|r| r.scenario == 0).count();
+    if other > 0 {
+        let _ = writeln!(
+            out,
+            "\n{other} tasks without a template are in the overall rate only."
+        );
+    }
+    out.push_str("\n## Per template\n\n| template | scenario | role | tasks | pass rate (%) |\n|---|---|---|---|---|\n");
+    for (t, n, rate) in per_template(rows) {
+        let role = match t.role {
+            Role::Train => "train",
+            Role::Test => "test",
+        };
+        let _ = writeln!(
+            out,
+            "| {} ({}) | {} | {role} | {n} | {} |",
+            t.paper,
+            t.code,
+            t.scenario,
+            percent(rate)
+        );
+    }
+    let errors: Vec<&Row> = rows.iter().filter(|r| !r.error.is_empty()).collect();
+    if !errors.is_empty() {
+        let _ = writeln!(out, "\n{} tasks could not be played:", errors.len());
+        for r in errors {
+            let _ = writeln!(out, "- {}: {}", r.task_id, r.error);
+        }
+    }
+    out
+}
+
+/// The scenarios' names, in order.
+pub fn scenario_names() -> [&'static str; SCENARIOS] {
+    let mut names = [""; SCENARIOS];
+    for t in templates() {
+        names[usize::from(t.scenario) - 1] = t.scenario_name.as_str();
+    }
+    names
+}
+
+/// This project's random agent in the broad setting, per scenario (the zero of the Phy-Q
+/// score): the committed run `data/phyq-random-broad.csv`
+/// (`rephyre phyq-eval --agent random --setting broad`, 50 attempts, seed 0).
+pub fn random_reference() -> Option<[Option<f64>; SCENARIOS]> {
+    None
+}
