@@ -385,52 +385,63 @@ pub fn rows(job: &Job, states: &[State]) -> Vec<Row> {
         .collect()
 }
 
-/// The per-task CSV.
+/// The per-task CSV (fields quoted where they hold commas: the shots).
 pub fn csv_text(rows: &[Row]) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
     let mut out = String::from(HEADER);
     out.push('\n');
     for r in rows {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
-            r.task_id,
-            r.template,
-            r.paper,
-            r.scenario,
-            r.attempts,
-            r.passes,
-            r.pass_rate(),
-            r.shots,
-            r.steps,
-            r.first_pass,
-            r.error.replace([',', '\n'], " ")
-        );
+        let record = [
+            r.task_id.clone(),
+            r.template.clone(),
+            r.paper.clone(),
+            r.scenario.to_string(),
+            r.attempts.to_string(),
+            r.passes.to_string(),
+            r.pass_rate().to_string(),
+            r.shots.to_string(),
+            r.steps.to_string(),
+            r.first_pass.clone(),
+            r.error.replace('\n', " "),
+        ];
+        // Writing strings to memory cannot fail.
+        w.write_record(&record).expect("CSV to memory");
     }
+    let body = w.into_inner().expect("CSV to memory");
+    out.push_str(&String::from_utf8_lossy(&body));
     out
 }
 
 /// Reads a CSV of [`csv_text`] (e.g. the committed random reference).
 pub fn parse_csv(text: &str) -> Result<Vec<Row>, String> {
-    let mut lines = text.lines();
-    if lines.next() != Some(HEADER) {
+    if text.lines().next() != Some(HEADER) {
         return Err(format!("the first line is not {HEADER}"));
     }
-    lines
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    reader
+        .records()
         .enumerate()
-        .map(|(i, line)| {
-            let f: Vec<&str> = line.split(',').collect();
+        .map(|(i, rec)| {
             let bad = |what: &str| format!("line {}: {what}", i + 2);
+            let f = rec.map_err(|e| bad(&e.to_string()))?;
             if f.len() != 11 {
                 return Err(bad("expected 11 fields"));
             }
-            let num = |k: usize| f[k].parse::<u64>().map_err(|_| bad("not a number"));
+            let num = |k: usize| f[k].parse::<u64>().map_err(|_| bad("not a whole number"));
+            let small = |k: usize| {
+                num(k).and_then(|v| u32::try_from(v).map_err(|_| bad("number too large")))
+            };
             Ok(Row {
                 task_id: f[0].to_owned(),
                 template: f[1].to_owned(),
                 paper: f[2].to_owned(),
                 scenario: u8::try_from(num(3)?).map_err(|_| bad("scenario"))?,
-                attempts: u32::try_from(num(4)?).map_err(|_| bad("attempts"))?,
-                passes: u32::try_from(num(5)?).map_err(|_| bad("passes"))?,
+                attempts: small(4)?,
+                passes: small(5)?,
                 shots: num(7)?,
                 steps: num(8)?,
                 first_pass: f[9].to_owned(),
@@ -513,16 +524,12 @@ pub struct Figures {
 }
 
 /// The figures of `rows` under `params`; `random` is the random agent's per-scenario rates in
-/// the broad setting (Z_random; a random broad run is its own reference).
-pub fn figures(
-    params: &Params,
-    rows: &[Row],
-    random: Option<&[Option<f64>; SCENARIOS]>,
-) -> Figures {
+/// the broad setting (Z_random; a random broad run is its own reference, so it scores 0).
+pub fn figures(params: &Params, rows: &[Row], random: &[Option<f64>; SCENARIOS]) -> Figures {
     let per = per_scenario(rows);
     let phyq_score = match (params.setting, params.agent) {
         (Setting::Broad, AgentName::Random) => phyq_score(&per, &per),
-        (Setting::Broad, _) => random.and_then(|r| phyq_score(&per, r)),
+        (Setting::Broad, _) => phyq_score(&per, random),
         _ => None,
     };
     Figures {
@@ -643,9 +650,154 @@ pub fn scenario_names() -> [&'static str; SCENARIOS] {
     names
 }
 
-/// This project's random agent in the broad setting, per scenario (the zero of the Phy-Q
-/// score): the committed run `data/phyq-random-broad.csv`
-/// (`rephyre phyq-eval --agent random --setting broad`, 50 attempts, seed 0).
-pub fn random_reference() -> Option<[Option<f64>; SCENARIOS]> {
-    None
+/// This project's random agent in the broad setting: the committed run
+/// (`rephyre phyq-eval --agent random --setting broad --out FILE`: 50 attempts, seed 0, on the
+/// built-in tier), re-checked by the tests.
+pub const RANDOM_REFERENCE: &str = include_str!("../data/phyq-random-broad.csv");
+
+/// This project's random agent in the broad setting, per scenario: the zero of the Phy-Q score
+/// ([`RANDOM_REFERENCE`]).
+pub fn random_reference() -> [Option<f64>; SCENARIOS] {
+    match parse_csv(RANDOM_REFERENCE) {
+        Ok(rows) => per_scenario(&rows),
+        // Embedded and checked by the tests: a failure is a bug in this crate.
+        Err(e) => panic!("data/phyq-random-broad.csv: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phyq::generator::builtin_tasks;
+
+    fn tier() -> &'static [Entry] {
+        builtin_tasks().entries()
+    }
+
+    #[test]
+    fn settings_select_the_papers_test_tasks() {
+        let local = test_tasks(tier(), Setting::Local).unwrap();
+        assert_eq!(local.len(), 75 * 20);
+        assert!(local
+            .iter()
+            .all(|t| index_of(&t.id).is_some_and(|i| (81..=100).contains(&i))));
+        let broad = test_tasks(tier(), Setting::Broad).unwrap();
+        // Table 7: 34 testing templates of the 75.
+        assert_eq!(broad.len(), 34 * 100);
+        assert!(broad.iter().all(|t| t.template.unwrap().role == Role::Test));
+        let scenarios: std::collections::BTreeSet<u8> =
+            broad.iter().map(|t| t.template.unwrap().scenario).collect();
+        assert_eq!(scenarios.len(), 15, "every scenario tests");
+        assert_eq!(test_tasks(tier(), Setting::All).unwrap().len(), 7500);
+        // A level without a template has no place in local or broad.
+        let mut named = tier()[0].clone();
+        named.id = LevelId::Named("mine".into());
+        let err = test_tasks(&[named.clone()], Setting::Broad).unwrap_err();
+        assert!(err.to_string().contains("--setting all"), "{err}");
+        assert_eq!(test_tasks(&[named], Setting::All).unwrap().len(), 1);
+        // Tasks 1..=80 only: nothing to test locally.
+        let err = test_tasks(&tier()[..80], Setting::Local).unwrap_err();
+        assert!(err.to_string().contains("no test task"), "{err}");
+    }
+
+    #[test]
+    fn humans_score_100_and_random_0() {
+        let h: [Option<f64>; SCENARIOS] = humans().map(|h| Some(h.pass_rate));
+        let random = random_reference();
+        let s = phyq_score(&h, &random).unwrap();
+        assert!((s - 100.0).abs() < 1e-9, "{s}");
+        assert!(phyq_score(&random, &random).unwrap().abs() < 1e-9);
+        // Passing nothing is below the random agent; a scenario missing gives no score.
+        let nothing = [Some(0.0); SCENARIOS];
+        assert!(phyq_score(&nothing, &random).unwrap() < 0.0);
+        let mut gap = h;
+        gap[14] = None;
+        assert_eq!(phyq_score(&gap, &random), None);
+        // Scenarios 1 and 2 do not count.
+        let mut first_two = nothing;
+        first_two[0] = Some(1.0);
+        first_two[1] = Some(1.0);
+        assert_eq!(
+            phyq_score(&first_two, &random),
+            phyq_score(&nothing, &random)
+        );
+    }
+
+    #[test]
+    fn the_random_reference_is_a_whole_broad_run() {
+        let rows = parse_csv(RANDOM_REFERENCE).unwrap();
+        let broad = test_tasks(tier(), Setting::Broad).unwrap();
+        let ids: Vec<String> = broad.iter().map(|t| t.id.to_string()).collect();
+        let mine: Vec<String> = rows.iter().map(|r| r.task_id.clone()).collect();
+        assert_eq!(mine, ids);
+        assert!(rows.iter().all(|r| r.attempts == 50 && r.error.is_empty()));
+        // Every scenario in the paper's range for its random agent, about (0.5–13 %), as
+        // measured: 0.7 % (14) to 14.8 % (2).
+        for (s, r) in random_reference().iter().enumerate() {
+            let r = r.unwrap();
+            assert!((0.005..0.15).contains(&r), "scenario {}: {r}", s + 1);
+        }
+    }
+
+    /// Rows of `tasks` played by `params`' agent on one thread.
+    fn play_rows(tasks: Vec<EvalTask>, params: Params) -> Vec<Row> {
+        let job = Job { params, tasks };
+        let states: Vec<State> = (0..job.len())
+            .map(|i| {
+                let mut s = State::default();
+                while !job.advance(i, &mut s) {}
+                s
+            })
+            .collect();
+        rows(&job, &states)
+    }
+
+    #[test]
+    fn the_random_reference_replays() {
+        // One task of each of six testing templates, all 50 attempts: the committed rows.
+        let reference = parse_csv(RANDOM_REFERENCE).unwrap();
+        let broad = test_tasks(tier(), Setting::Broad).unwrap();
+        let picked: Vec<EvalTask> = broad.into_iter().step_by(577).collect();
+        assert_eq!(picked.len(), 6);
+        let want: Vec<Row> = picked
+            .iter()
+            .map(|t| {
+                let id = t.id.to_string();
+                reference.iter().find(|r| r.task_id == id).unwrap().clone()
+            })
+            .collect();
+        let params = Params::new(AgentName::Random, Setting::Broad, None, DEFAULT_SEED).unwrap();
+        assert_eq!(play_rows(picked, params), want);
+    }
+
+    #[test]
+    fn the_csv_reads_back() {
+        let params = Params::new(AgentName::PigShooter, Setting::Local, Some(2), 7).unwrap();
+        let tasks: Vec<EvalTask> = test_tasks(tier(), Setting::Local)
+            .unwrap()
+            .into_iter()
+            .step_by(300)
+            .collect();
+        let rows = play_rows(tasks, params);
+        assert_eq!(parse_csv(&csv_text(&rows)).unwrap(), rows);
+        assert!(parse_csv("task_id\n").is_err());
+        let bad = csv_text(&rows).replace(",2,", ",two,");
+        assert!(parse_csv(&bad).is_err());
+    }
+
+    #[test]
+    fn params_round_trip_and_refuse() {
+        let p = Params::new(AgentName::Optimal, Setting::Broad, None, 3).unwrap();
+        assert_eq!(p.attempts, 1);
+        assert_eq!(Params::from_args(&p.args()).unwrap(), p);
+        assert_eq!(
+            Params::new(AgentName::Random, Setting::Local, None, 0)
+                .unwrap()
+                .attempts,
+            50
+        );
+        assert!(Params::new(AgentName::Random, Setting::Local, Some(0), 0).is_err());
+        assert!(AgentName::parse("dqn2").is_err());
+        assert!(Setting::parse("wide").is_err());
+    }
 }

@@ -72,7 +72,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
 fn report(job: &Job, states: &[State], o: &MergeOutputs) -> Result<()> {
     let rows = rows_of(job, states);
     let params = job.params;
-    let f = figures(&params, &rows, random_reference().as_ref());
+    let f = figures(&params, &rows, &random_reference());
     write_atomic(o.out, csv_text(&rows).as_bytes())?;
     if let Some(sum) = o.summary {
         write_atomic(sum, summary_markdown(&params, &rows, &f).as_bytes())?;

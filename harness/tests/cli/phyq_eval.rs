@@ -1,0 +1,147 @@
+//! `phyq-eval`: on the 75 templates imported as levels (task 1 of each), the broad setting
+//! plays the 34 testing templates; the report is the same bytes on any thread count, after a
+//! resume and merged from shards; `--json` carries the figures; bad input is one line, exit 2.
+
+use crate::common::{fails, ok, s};
+use std::path::{Path, PathBuf};
+
+/// The 75 templates as a level set in `dir`.
+fn templates_set(dir: &Path) -> PathBuf {
+    let set = dir.join("templates.json");
+    let templates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../phyq/data/templates");
+    ok(&["tasks", "import-levels", s(&templates), "--out", s(&set)]);
+    set
+}
+
+fn eval<'a>(set: &'a Path, threads: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "--tasks",
+        s(set),
+        "--threads",
+        threads,
+        "phyq-eval",
+        "--agent",
+        "pig-shooter",
+        "--setting",
+        "broad",
+        "--attempts",
+        "2",
+    ];
+    v.extend_from_slice(rest);
+    v
+}
+
+#[test]
+fn the_report_is_the_same_on_any_thread_count_resume_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = templates_set(dir.path());
+    let p = |n: &str| dir.path().join(n);
+    let (a, b, m, mmd) = (p("a.csv"), p("b.csv"), p("merged.csv"), p("m.md"));
+    let said = ok(&eval(
+        &set,
+        "1",
+        &["--out", s(&a), "--summary", s(&p("a.md")), "--json"],
+    ));
+    let last = said.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(v["tasks"], 34, "{last}");
+    assert_eq!(v["attempts"], 2);
+    assert!(v["pass_rate"].as_f64().unwrap() > 0.0, "{last}");
+    // Scenario 1's testing templates (1.4, 1.5): the pig shooter passes them as written.
+    assert!(v["per_scenario"]["1"].as_f64().unwrap() >= 0.5, "{last}");
+    // One task per template is a score's whole input here: every scenario has one.
+    assert!(v["phyq_score"].is_number(), "{last}");
+    ok(&eval(
+        &set,
+        "2",
+        &["--out", s(&b), "--checkpoint", s(&p("c.ckpt"))],
+    ));
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    assert_eq!(text.lines().count(), 35);
+    // Resuming a finished checkpoint recomputes nothing and writes the same bytes.
+    let r = p("r.csv");
+    ok(&eval(
+        &set,
+        "2",
+        &["--out", s(&r), "--checkpoint", s(&p("c.ckpt")), "--resume"],
+    ));
+    assert_eq!(text, std::fs::read_to_string(&r).unwrap());
+    // Shards, merged.
+    let parts: Vec<PathBuf> = (1..=3).map(|k| p(&format!("part-{k}.json"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        ok(&eval(&set, "1", &["--shard", &shard, "--out", s(part)]));
+    }
+    let mut merge = vec!["--tasks", s(&set), "merge"];
+    merge.extend(parts.iter().map(|x| s(x)));
+    merge.extend(["--out", s(&m), "--summary", s(&mmd)]);
+    ok(&merge);
+    assert_eq!(text, std::fs::read_to_string(&m).unwrap());
+    assert_eq!(
+        std::fs::read_to_string(p("a.md")).unwrap(),
+        std::fs::read_to_string(&mmd).unwrap()
+    );
+    // The first passing shots replay through `simulate` (the templates are levels of the set).
+    let (header, rows) = crate::common::parse_csv(&text);
+    let (id, shots) = (
+        crate::common::col(&header, "task_id"),
+        crate::common::col(&header, "first_pass"),
+    );
+    let row = rows.iter().find(|r| !r[shots].is_empty()).expect("a pass");
+    let out = ok(&[
+        "--tasks",
+        s(&set),
+        "simulate",
+        &row[id],
+        "--shots",
+        &row[shots],
+        "--json",
+    ]);
+    assert!(out.contains("\"status\":\"passed\""), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = templates_set(dir.path());
+    let out = dir.path().join("x.csv");
+    let mut zero = eval(&set, "1", &["--out", s(&out)]);
+    zero[10] = "0";
+    let e = fails(&zero);
+    assert!(e.contains("--attempts must be 1 to"), "{e}");
+    // Task 1 of each template trains in the local setting: nothing to test.
+    let mut local = eval(&set, "1", &["--out", s(&out)]);
+    local[8] = "local";
+    let e = fails(&local);
+    assert!(e.contains("no test task in the local setting"), "{e}");
+    let e = fails(&[
+        "phyq-eval",
+        "--agent",
+        "nobody",
+        "--setting",
+        "broad",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("nobody"), "{e}");
+    let e = fails(&eval(
+        &set,
+        "1",
+        &["--out", s(&out), "--shard", "1/2", "--json"],
+    ));
+    assert!(e.contains("--json"), "{e}");
+    let missing = dir.path().join("missing.json");
+    let e = fails(&[
+        "--tasks",
+        s(&missing),
+        "phyq-eval",
+        "--agent",
+        "random",
+        "--setting",
+        "all",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("missing.json"), "{e}");
+}
