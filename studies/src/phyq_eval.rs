@@ -609,6 +609,28 @@ pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
         }
         out.push('\n');
     }
+    // The scores: this agent's against this project's random agent, the paper's against the
+    // paper's random agent (each on its own game).
+    let of_paper = |name: &str| {
+        paper
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| a.pass_rates.map(Some))
+    };
+    let paper_random = of_paper("Random Agent");
+    let score_text = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{s:.1}"));
+    let _ = write!(
+        out,
+        "| **Phy-Q score** | | **{}** |",
+        score_text(f.phyq_score)
+    );
+    for a in paper {
+        let s = paper_random
+            .as_ref()
+            .and_then(|r| phyq_score(&a.pass_rates.map(Some), r));
+        let _ = write!(out, " {} |", score_text(s));
+    }
+    out.push('\n');
     let other = rows.iter().filter(|r| r.scenario == 0).count();
     if other > 0 {
         let _ = writeln!(

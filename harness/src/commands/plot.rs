@@ -200,15 +200,22 @@ pub fn success_curves_svg(series: &[(String, Vec<f64>)]) -> Result<String> {
 /// `series` are (label, rate of scenarios 1..=15; `None` where it has none).
 pub fn phyq_scenarios_svg(series: &[(String, Vec<Option<f64>>)]) -> Result<String> {
     svg_plot((1000, 520), |root| {
-        let mut chart = chart(root, "Pass rate per scenario", 56, 0f64..15f64, 0f64..1f64)?;
+        // Scenario s is centred on x = s.
+        let mut chart = chart(
+            root,
+            "Pass rate per scenario",
+            56,
+            0.5f64..15.5f64,
+            0f64..1f64,
+        )?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(15)
+            .x_labels(16)
             .x_label_formatter(&|x| {
-                let s = x.floor() as i64 + 1;
-                if (1..=15).contains(&s) && (x - x.floor()) < 1e-9 {
-                    format!("{s}")
+                let s = x.round();
+                if (1.0..=15.0).contains(&s) && (x - s).abs() < 1e-6 {
+                    format!("{s:.0}")
                 } else {
                     String::new()
                 }
@@ -218,15 +225,14 @@ pub fn phyq_scenarios_svg(series: &[(String, Vec<Option<f64>>)]) -> Result<Strin
             .y_desc("pass rate")
             .draw()
             .context(PLOT)?;
-        let n = series.len().max(1) as f64;
-        let width = 0.8 / n;
+        let width = 0.8 / series.len().max(1) as f64;
         for (i, (name, rates)) in series.iter().enumerate() {
             let colour = Palette99::pick(i).to_rgba();
-            let left = 0.1 + width * i as f64;
+            let left = width * i as f64 - 0.4;
             chart
                 .draw_series(rates.iter().enumerate().filter_map(|(s, r)| {
                     r.map(|r| {
-                        let x0 = s as f64 + left;
+                        let x0 = (s + 1) as f64 + left;
                         Rectangle::new([(x0, 0.0), (x0 + width, r)], colour.filled())
                     })
                 }))
