@@ -233,3 +233,90 @@ pub fn play(agent: &dyn ShotAgent, level: &Level, draws: &mut Draws) -> Result<A
         steps: game.steps(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phyq::generator::builtin_tasks;
+
+    fn level(id: &str) -> Level {
+        let id: phyq::LevelId = id.parse().unwrap();
+        builtin_tasks()
+            .entries()
+            .iter()
+            .find(|e| e.id == id)
+            .unwrap()
+            .level
+            .clone()
+    }
+
+    fn opened(level: &Level) -> Game {
+        let mut g = Game::new(level).unwrap();
+        g.settle();
+        g
+    }
+
+    #[test]
+    fn random_shots_are_the_papers() {
+        // A red bird first, then a level whose first bird has a power.
+        let mut powers = Vec::new();
+        for id in ["phyq:1_1_1:00001", "phyq:3_9_1:00001"] {
+            let level = level(id);
+            let game = opened(&level);
+            let power = game.next_reach().unwrap().has_power;
+            powers.push(power);
+            for attempt in 0..40 {
+                let mut d = Draws::new(1, 2, attempt);
+                let s = Random.shot(&game, &level, &mut d).unwrap();
+                assert!(
+                    (-100.0..=-10.0).contains(&s.x) && (-100.0..=100.0).contains(&s.y),
+                    "{s}"
+                );
+                let release = s.to_shot(&level).release;
+                let flight = game.flight_time(release).unwrap().to_f64();
+                if power {
+                    // A whole step (0.02 s) of rounding either way.
+                    let share = s.tap / flight;
+                    assert!(
+                        (0.5 - 0.02 / flight..=0.8 + 0.02 / flight).contains(&share),
+                        "{s} of {flight}"
+                    );
+                } else {
+                    assert_eq!(s.tap, 0.0);
+                }
+                // The same draws, the same shot.
+                let mut again = Draws::new(1, 2, attempt);
+                assert_eq!(Random.shot(&game, &level, &mut again).unwrap(), s);
+            }
+        }
+        assert_eq!(powers, [false, true]);
+    }
+
+    #[test]
+    fn the_pig_shooter_hits_a_lone_pig_and_replays() {
+        // Template 1.4 (1_1_1): one pig in the open, one red bird.
+        let level = level("phyq:1_1_1:00001");
+        let passes = (0..5)
+            .filter(|&a| {
+                play(&PigShooter, &level, &mut Draws::new(0, 9, a))
+                    .unwrap()
+                    .passed
+            })
+            .count();
+        assert!(passes >= 4, "{passes} of 5");
+        let a = play(&PigShooter, &level, &mut Draws::new(0, 9, 0)).unwrap();
+        // What play() reports is what `simulate --shots` replays.
+        let shots: Vec<Shot> = a.shots.iter().map(|s| s.to_shot(&level)).collect();
+        let o = phyq::game::play(&level, &shots).unwrap();
+        assert_eq!(o.pigs_left, a.pigs_left);
+        assert_eq!(o.steps, a.steps);
+    }
+
+    #[test]
+    fn the_optimal_planner_passes_what_the_witness_passes() {
+        let level = level("phyq:1_2_6:00001");
+        let a = play(&Optimal, &level, &mut Draws::new(0, 0, 0)).unwrap();
+        assert!(a.passed);
+        assert_eq!(a.pigs_left, 0);
+    }
+}
