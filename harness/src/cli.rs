@@ -172,13 +172,13 @@ pub struct MergeArgs {
     /// The report (the CSV of the command the shards ran; parity: its Markdown report).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Markdown summary (solvability, witness).
+    /// Markdown summary (solvability, witness, phyq-eval).
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// SVG plot (diversity, random-curve).
+    /// SVG plot (diversity, random-curve, phyq-eval).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print the summary as one JSON object (parity).
+    /// Print the summary as one JSON object (parity, phyq-eval).
     #[arg(long)]
     pub json: bool,
 }

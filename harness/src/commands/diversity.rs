@@ -58,7 +58,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
     "diversity",
     studies::diversity::COMMAND,
     "diversity.csv",
-    Some((Extra::Plot, "diversity.svg")),
+    &[(Extra::Plot, "diversity.svg")],
     merge,
 );
 

@@ -252,7 +252,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
     part_command: studies::evaluation::TABLES_COMMAND,
     // The cache prefix: the merge writes eval.<tier>.ckpt.
     report: "eval",
-    extra: None,
+    extras: &[],
     json: false,
     // A shard's checkpoint is its --cache, which always resumes.
     checkpoint: ("--cache", false),

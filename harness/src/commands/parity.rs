@@ -85,7 +85,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
     command: "parity",
     part_command: studies::parity::COMMAND,
     report: "parity.md",
-    extra: None,
+    extras: &[],
     json: true,
     checkpoint: ("--checkpoint", true),
     merge,

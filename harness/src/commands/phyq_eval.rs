@@ -123,7 +123,10 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
     command: "phyq-eval",
     part_command: studies::phyq_eval::COMMAND,
     report: "phyq-eval.csv",
-    extra: Some((Extra::Summary, "phyq-eval.md")),
+    extras: &[
+        (Extra::Summary, "phyq-eval.md"),
+        (Extra::Plot, "phyq-eval.svg"),
+    ],
     json: true,
     checkpoint: ("--checkpoint", true),
     merge,

@@ -61,7 +61,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
     "random-curve",
     studies::random_curve::COMMAND,
     "random-curve.csv",
-    Some((Extra::Plot, "random-curve.svg")),
+    &[(Extra::Plot, "random-curve.svg")],
     merge,
 );
 

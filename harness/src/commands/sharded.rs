@@ -59,7 +59,7 @@ pub fn check_outputs(study: &ShardedStudy, o: &MergeOutputs) -> Result<()> {
         (Extra::Summary, o.summary.is_some()),
         (Extra::Plot, o.plot.is_some()),
     ] {
-        if given && study.extra.map(|(e, _)| e) != Some(extra) {
+        if given && !study.extras.iter().any(|(e, _)| *e == extra) {
             bail!(
                 "{} is not an output of {}",
                 extra.option(),

@@ -43,8 +43,8 @@ pub struct ShardedStudy {
     pub part_command: &'static str,
     /// The merge's `--out` in a Slurm working folder.
     pub report: &'static str,
-    /// The merge's other report option, if any, and its file in a Slurm working folder.
-    pub extra: Option<(Extra, &'static str)>,
+    /// The merge's other report options and their files in a Slurm working folder.
+    pub extras: &'static [(Extra, &'static str)],
     /// Whether the merge can print the summary as JSON (`--json`).
     pub json: bool,
     /// The option that holds a shard's checkpoint, and whether the shard is told `--resume`
@@ -59,12 +59,12 @@ pub type MergeFn = fn(&Ctx, &[PathBuf], &MergeOutputs) -> Result<()>;
 
 impl ShardedStudy {
     /// A study run by its own command under its own name, checkpointed with `--checkpoint` and
-    /// resumed with `--resume`, whose merge writes `report` and, if any, `extra`.
+    /// resumed with `--resume`, whose merge writes `report` and `extras`.
     pub const fn checkpointed(
         name: &'static str,
         part_command: &'static str,
         report: &'static str,
-        extra: Option<(Extra, &'static str)>,
+        extras: &'static [(Extra, &'static str)],
         merge: MergeFn,
     ) -> ShardedStudy {
         ShardedStudy {
@@ -72,7 +72,7 @@ impl ShardedStudy {
             command: name,
             part_command,
             report,
-            extra,
+            extras,
             json: false,
             checkpoint: ("--checkpoint", true),
             merge,

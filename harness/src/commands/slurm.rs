@@ -157,10 +157,14 @@ impl Plan {
     }
 
     /// The report's files (relative to the folder): the merge's `--out` and its other report
-    /// option, if any.
-    fn report(&self) -> (&'static str, Option<(&'static str, &'static str)>) {
-        let extra = self.study.extra.map(|(e, file)| (e.option(), file));
-        (self.study.report, extra)
+    /// options.
+    fn report(&self) -> (&'static str, Vec<(&'static str, &'static str)>) {
+        let extras = self
+            .study
+            .extras
+            .iter()
+            .map(|(e, file)| (e.option(), *file));
+        (self.study.report, extras.collect())
     }
 
     fn header(&self, job: &str, own: &[String], log: &str) -> String {
@@ -225,13 +229,13 @@ impl Plan {
             self.shards,
             self.dir_q("parts/part-")
         ));
-        let (csv, extra) = self.report();
+        let (csv, extras) = self.report();
         let mut line = format!(
             "exec {} --quiet merge \"${{parts[@]}}\" --out {}",
             self.binary(),
             self.dir_q(csv)
         );
-        if let Some((opt, file)) = extra {
+        for (opt, file) in extras {
             line.push_str(&format!(" {opt} {}", self.dir_q(file)));
         }
         s.push_str(&line);

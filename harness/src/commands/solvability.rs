@@ -74,7 +74,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
     "solvability",
     studies::solvability::COMMAND,
     "solvability.csv",
-    Some((Extra::Summary, "solvability.md")),
+    &[(Extra::Summary, "solvability.md")],
     merge,
 );
 

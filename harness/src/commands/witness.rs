@@ -131,7 +131,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
     "witness",
     studies::witness::COMMAND,
     "witness.csv",
-    Some((Extra::Summary, "witness.md")),
+    &[(Extra::Summary, "witness.md")],
     merge,
 );
 

@@ -37,10 +37,19 @@ fn the_report_is_the_same_on_any_thread_count_resume_and_shards() {
     let set = templates_set(dir.path());
     let p = |n: &str| dir.path().join(n);
     let (a, b, m, mmd) = (p("a.csv"), p("b.csv"), p("merged.csv"), p("m.md"));
+    let (asvg, msvg) = (p("a.svg"), p("m.svg"));
     let said = ok(&eval(
         &set,
         "1",
-        &["--out", s(&a), "--summary", s(&p("a.md")), "--json"],
+        &[
+            "--out",
+            s(&a),
+            "--summary",
+            s(&p("a.md")),
+            "--plot",
+            s(&asvg),
+            "--json",
+        ],
     ));
     let last = said.lines().last().unwrap();
     let v: serde_json::Value = serde_json::from_str(last).unwrap();
@@ -75,13 +84,14 @@ fn the_report_is_the_same_on_any_thread_count_resume_and_shards() {
     }
     let mut merge = vec!["--tasks", s(&set), "merge"];
     merge.extend(parts.iter().map(|x| s(x)));
-    merge.extend(["--out", s(&m), "--summary", s(&mmd)]);
+    merge.extend(["--out", s(&m), "--summary", s(&mmd), "--plot", s(&msvg)]);
     ok(&merge);
     assert_eq!(text, std::fs::read_to_string(&m).unwrap());
     assert_eq!(
         std::fs::read_to_string(p("a.md")).unwrap(),
         std::fs::read_to_string(&mmd).unwrap()
     );
+    assert_eq!(std::fs::read(&asvg).unwrap(), std::fs::read(&msvg).unwrap());
     // The first passing shots replay through `simulate` (the templates are levels of the set).
     let (header, rows) = crate::common::parse_csv(&text);
     let (id, shots) = (
