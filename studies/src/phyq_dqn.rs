@@ -74,7 +74,7 @@ pub struct Experiences {
 }
 
 /// Random stream offset of the collection's draws ("PQ-EXPL").
-const EXPLORE: u64 = 0x5051_2d45_5850_4c;
+const EXPLORE: u64 = 0x0050_512d_4558_504c;
 
 /// The experiences of one task (module doc); `Err` when the level cannot be played.
 pub fn collect_task(task: &EvalTask, params: &Params) -> Result<Experiences, String> {

@@ -117,7 +117,7 @@ fn dqn_agent(
     let done = AtomicUsize::new(0);
     let tick = || {
         let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k % 500 == 0 || k == n {
+        if k.is_multiple_of(500) || k == n {
             eprintln!(
                 "dqn: {k}/{n} tasks collected ({:.0} s)",
                 start.elapsed().as_secs_f64()
@@ -128,7 +128,7 @@ fn dqn_agent(
     let mut train_start = None;
     let (model, data) = phyq_dqn::run(entries, &p, threads, &tick, |u, loss| {
         let t = *train_start.get_or_insert_with(Instant::now);
-        if (u + 1) % 500 == 0 || u + 1 == updates {
+        if (u + 1).is_multiple_of(500) || u + 1 == updates {
             eprintln!(
                 "dqn: update {}/{updates}, loss {loss:.4} ({:.0} s)",
                 u + 1,
