@@ -13,7 +13,9 @@
 //!   65–85 %, black and white 70–90 %);
 //! * [`Optimal`]: a planner with the simulator as its forward model (the greedy search of
 //!   `phyq::game::soundness`: the first candidate that passes, else the one that leaves the
-//!   fewest pigs): an upper bound no agent of the original could compute, not a fair player.
+//!   fewest pigs): an upper bound no agent of the original could compute, not a fair player;
+//! * with the `dqn` feature, the learned agent `dqn::phyq::PhyqDqn` (its network on the
+//!   picture, no simulation at test time).
 //!
 //! Randomness is counter-based ([`Draws`]): an attempt's numbers depend only on (seed, task,
 //! attempt), so an evaluation gives the same shots on any thread count and after a resume.
@@ -64,6 +66,11 @@ impl Draws {
 pub trait ShotAgent: Sync {
     /// The agent's name on the command line (`random`, `pig-shooter`, `optimal`).
     fn name(&self) -> &'static str;
+    /// What else identifies the agent's shots in a run's fingerprint (a learned agent: its
+    /// weights); empty for the agents defined by their name.
+    fn fingerprint(&self) -> String {
+        String::new()
+    }
     /// The shot for the next bird of `game` (between shots: the world at rest, a bird left) on
     /// `level` (the level in play), from this attempt's `draws`.
     fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError>;

@@ -77,7 +77,7 @@ pub enum Command {
     /// re-check a file of them.
     #[command(name = "phyq-witness", after_help = PHYQ_WITNESS_EXAMPLES)]
     PhyqWitness(PhyqWitnessArgs),
-    /// Evaluate a Phy-Q agent (random, pig-shooter, optimal) in a generalization setting:
+    /// Evaluate a Phy-Q agent (random, pig-shooter, optimal, dqn) in a generalization setting:
     /// pass rates per task, template and scenario, and the Phy-Q score.
     #[command(name = "phyq-eval", after_help = PHYQ_EVAL_EXAMPLES)]
     PhyqEval(PhyqEvalArgs),
@@ -1024,17 +1024,22 @@ const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
   rephyre phyq-eval --agent random --setting local --attempts 10 --json --out random.csv
   rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
   rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
+  rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
 
 Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
-templates), all (every task given; levels imported without a template). The agents do not learn,
-so only test tasks are played. --json prints one last line with pass_rate, per_scenario and, for
+templates), all (every task given; levels imported without a template). Only test tasks are
+played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
+1-80 of every template; broad: the training templates) with the simulator and trains its network
+on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
+model file; at test time it shoots from the picture alone. --json prints one last line with pass_rate, per_scenario and, for
 broad, phyq_score (this project's random agent as the zero).";
 
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]
 pub struct PhyqEvalArgs {
-    /// The agent.
-    #[arg(long, value_parser = ["random", "pig-shooter", "optimal"])]
+    /// The agent (dqn: the learned agent, trained on the setting's training tasks first, or
+    /// read from --model).
+    #[arg(long, value_parser = ["random", "pig-shooter", "optimal", "dqn"])]
     pub agent: String,
     /// The generalization setting: local, broad or all.
     #[arg(long, value_parser = ["local", "broad", "all"])]
@@ -1059,7 +1064,39 @@ pub struct PhyqEvalArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
+    pub dqn: PhyqDqnArgs,
+    #[command(flatten)]
     pub ckpt: CheckpointArgs,
+}
+
+/// The Phy-Q DQN's options of `phyq-eval` (with `--agent dqn` only).
+#[derive(Debug, Args)]
+pub struct PhyqDqnArgs {
+    /// The DQN's model file: read when it exists, else trained on the setting's training tasks
+    /// and written there (without it the model is trained and kept in memory).
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Seed of the DQN's initial weights, batches and exploration.
+    #[arg(long, default_value_t = 0)]
+    pub dqn_seed: u64,
+    /// Adam updates of 16 passing and 16 failing experiences.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub dqn_updates: usize,
+    /// Learning rate.
+    #[arg(long, value_name = "LR", default_value_t = 1e-3)]
+    pub dqn_lr: f64,
+    /// Width of the network's two hidden layers.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub dqn_hidden: u32,
+    /// Attempts per training task while collecting experiences.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub dqn_episodes: u32,
+    /// Shots simulated per bird's decision while collecting experiences (1-50).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub dqn_explore: u32,
+    /// Collect on every N-th training task only.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub dqn_stride: usize,
 }
 
 /// Parse a tier name for clap.

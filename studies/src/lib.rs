@@ -25,6 +25,8 @@ pub mod diversity;
 pub mod evaluation;
 pub mod files;
 pub mod parity;
+#[cfg(feature = "dqn")]
+pub mod phyq_dqn;
 pub mod phyq_eval;
 pub mod phyq_witness;
 pub mod random_curve;

@@ -4,7 +4,8 @@
 //! Settings (the paper's §4): **local**, per template the first 80 tasks train and the last 20
 //! test; **broad**, per scenario the paper's training templates train and its testing templates
 //! test (Table 7, `phyq::templates::Role`); **all**, every given task tests (levels imported
-//! without a template). The agents here do not learn, so only the test tasks are played.
+//! without a template). Only the test tasks are played; the DQN learns on the training tasks
+//! ([`train_tasks`]) beforehand (`studies::phyq_dqn`).
 //!
 //! A task is played `attempts` times (the paper: random 50, heuristics 5); its pass rate is the
 //! share of attempts that pass. Each attempt's random numbers depend only on (seed, task id,
@@ -28,6 +29,7 @@ use phyq::{Level, LevelId};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tasks::rng::fnv64;
 
 /// The command its part files record.
@@ -45,13 +47,26 @@ pub enum AgentName {
     Random,
     PigShooter,
     Optimal,
+    /// The learned agent (`agents::dqn::phyq`): its job needs a trained model
+    /// ([`job_with`]).
+    Dqn,
 }
 
 impl AgentName {
-    pub const ALL: [AgentName; 3] = [AgentName::Random, AgentName::PigShooter, AgentName::Optimal];
+    pub const ALL: [AgentName; 4] = [
+        AgentName::Random,
+        AgentName::PigShooter,
+        AgentName::Optimal,
+        AgentName::Dqn,
+    ];
 
     pub fn word(self) -> &'static str {
-        self.agent().name()
+        match self {
+            AgentName::Random => "random",
+            AgentName::PigShooter => "pig-shooter",
+            AgentName::Optimal => "optimal",
+            AgentName::Dqn => "dqn",
+        }
     }
 
     pub fn parse(text: &str) -> Result<AgentName> {
@@ -65,21 +80,36 @@ impl AgentName {
     }
 
     /// Attempts per task when none are given: the paper's 50 for the random agent and 5 for
-    /// heuristics; the planner is deterministic, one is enough.
+    /// heuristics; the planner and the DQN are deterministic, one is enough.
     pub fn default_attempts(self) -> u32 {
         match self {
             AgentName::Random => 50,
             AgentName::PigShooter => 5,
-            AgentName::Optimal => 1,
+            AgentName::Optimal | AgentName::Dqn => 1,
         }
     }
 
-    pub fn agent(self) -> &'static dyn ShotAgent {
+    /// The agent of a name alone (`None` for the DQN, which needs its model).
+    pub fn agent(self) -> Option<&'static dyn ShotAgent> {
         match self {
-            AgentName::Random => &Random,
-            AgentName::PigShooter => &PigShooter,
-            AgentName::Optimal => &Optimal,
+            AgentName::Random => Some(&Random),
+            AgentName::PigShooter => Some(&PigShooter),
+            AgentName::Optimal => Some(&Optimal),
+            AgentName::Dqn => None,
         }
+    }
+}
+
+/// An agent a job plays.
+pub type SharedAgent = Arc<dyn ShotAgent + Send>;
+
+/// The agent of `name` when it needs nothing else.
+pub fn builtin(name: AgentName) -> Result<SharedAgent> {
+    match name {
+        AgentName::Random => Ok(Arc::new(Random)),
+        AgentName::PigShooter => Ok(Arc::new(PigShooter)),
+        AgentName::Optimal => Ok(Arc::new(Optimal)),
+        AgentName::Dqn => bail!("the dqn agent needs a trained model"),
     }
 }
 
@@ -178,6 +208,19 @@ fn index_of(id: &LevelId) -> Option<u32> {
 
 /// The test tasks of `setting` among `entries`, in their order.
 pub fn test_tasks(entries: &[Entry], setting: Setting) -> Result<Vec<EvalTask>> {
+    tasks_of(entries, setting, true)
+}
+
+/// The training tasks of `setting` among `entries`, in their order: local, tasks 1 to 80 of
+/// each template; broad, every task of the training templates; the all setting has none.
+pub fn train_tasks(entries: &[Entry], setting: Setting) -> Result<Vec<EvalTask>> {
+    if setting == Setting::All {
+        bail!("the all setting has no training tasks (train in the local or broad setting)");
+    }
+    tasks_of(entries, setting, false)
+}
+
+fn tasks_of(entries: &[Entry], setting: Setting, test: bool) -> Result<Vec<EvalTask>> {
     let mut out = Vec::new();
     for e in entries {
         let template = template_of(&e.id);
@@ -191,10 +234,11 @@ pub fn test_tasks(entries: &[Entry], setting: Setting) -> Result<Vec<EvalTask>> 
                         setting.word()
                     );
                 };
-                match setting {
+                let tests = match setting {
                     Setting::Local => index_of(&e.id).is_some_and(|i| i > LOCAL_TRAIN_TASKS),
                     _ => t.role == Role::Test,
-                }
+                };
+                tests == test
             }
         };
         if tests {
@@ -207,7 +251,8 @@ pub fn test_tasks(entries: &[Entry], setting: Setting) -> Result<Vec<EvalTask>> 
     }
     if out.is_empty() {
         bail!(
-            "no test task in the {} setting among the {} tasks given",
+            "no {} task in the {} setting among the {} tasks given",
+            if test { "test" } else { "training" },
             setting.word(),
             entries.len()
         );
@@ -233,6 +278,8 @@ pub struct State {
 pub struct Job {
     pub params: Params,
     pub tasks: Vec<EvalTask>,
+    /// The agent of `params.agent`.
+    pub agent: SharedAgent,
 }
 
 impl TaskJob for Job {
@@ -248,8 +295,14 @@ impl TaskJob for Job {
             content.extend_from_slice(t.id.to_string().as_bytes());
             content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
         }
+        let agent = self.agent.fingerprint();
+        let agent = if agent.is_empty() {
+            agent
+        } else {
+            format!(" {agent}")
+        };
         format!(
-            "phyq-eval-1 {} agent {} setting {} attempts {} seed {} tasks {} {:016x}",
+            "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
             env!("CARGO_PKG_VERSION"),
             self.params.agent.word(),
             self.params.setting.word(),
@@ -264,7 +317,7 @@ impl TaskJob for Job {
         let t = &self.tasks[task];
         let stream = fnv64(t.id.to_string().as_bytes());
         let mut draws = Draws::new(self.params.seed, stream, u64::from(state.attempts));
-        match play(self.params.agent.agent(), &t.level, &mut draws) {
+        match play(self.agent.as_ref(), &t.level, &mut draws) {
             Ok(a) => {
                 state.attempts += 1;
                 state.shots += a.shots.len() as u64;
@@ -289,17 +342,41 @@ impl TaskJob for Job {
     }
 }
 
-/// The job of `params` on the test tasks of its setting among `entries`.
+/// The job of `params` on the test tasks of its setting among `entries` (an agent defined by
+/// its name).
 pub fn job(entries: &[Entry], params: Params) -> Result<Job> {
+    job_with(entries, params, builtin(params.agent)?)
+}
+
+/// The job of `params` with `agent` playing (e.g. a trained DQN).
+pub fn job_with(entries: &[Entry], params: Params, agent: SharedAgent) -> Result<Job> {
+    if agent.name() != params.agent.word() {
+        bail!(
+            "the {} agent given for a run of {}",
+            agent.name(),
+            params.agent.word()
+        );
+    }
     Ok(Job {
         params,
         tasks: test_tasks(entries, params.setting)?,
+        agent,
     })
 }
 
 /// Runs the evaluation (checkpointed and resumable through `cfg`).
 pub fn run(entries: &[Entry], params: Params, cfg: &RunConfig) -> Result<(Job, Vec<State>)> {
-    let job = job(entries, params)?;
+    run_with(entries, params, builtin(params.agent)?, cfg)
+}
+
+/// Runs the evaluation with `agent` playing.
+pub fn run_with(
+    entries: &[Entry],
+    params: Params,
+    agent: SharedAgent,
+    cfg: &RunConfig,
+) -> Result<(Job, Vec<State>)> {
+    let job = job_with(entries, params, agent)?;
     let states = runner::run(&job, cfg)?;
     Ok((job, states))
 }
@@ -308,10 +385,11 @@ pub fn run(entries: &[Entry], params: Params, cfg: &RunConfig) -> Result<(Job, V
 pub fn run_shard(
     entries: &[Entry],
     params: Params,
+    agent: SharedAgent,
     shard: Shard,
     cfg: &RunConfig,
 ) -> Result<Part<State>> {
-    let job = job(entries, params)?;
+    let job = job_with(entries, params, agent)?;
     let ids = job.tasks.iter().map(|t| t.id.to_string()).collect();
     shard::run_shard_of(&job, COMMAND, params.args(), ids, shard, cfg)
 }
@@ -321,6 +399,9 @@ pub fn run_shard(
 pub fn merge(entries: &[Entry], parts: Vec<(PathBuf, Part<State>)>) -> Result<(Job, Vec<State>)> {
     let merged = Merged::new(parts);
     let params = Params::from_args(merged.args())?;
+    if params.agent == AgentName::Dqn {
+        bail!("merging the parts of a dqn run is not supported yet (run it unsharded)");
+    }
     let job = job(entries, params)?;
     let ids: Vec<String> = job.tasks.iter().map(|t| t.id.to_string()).collect();
     if ids != merged.run.task_ids {

@@ -14,7 +14,9 @@
 //! * [`training`]: the optimiser, the training loop (deterministic, single-threaded kernels)
 //!   and the one rule of how a batch is drawn ([`training::draw_batch`]);
 //! * [`file`]: the model file format;
-//! * [`agent`]: the [`crate::Agent`] implementations.
+//! * [`agent`]: the [`crate::Agent`] implementations;
+//! * [`phyq`]: the DQN of Phy-Q (its own small network, observation, action set, training and
+//!   model file; the PHYRE files above are reused where they fit).
 //!
 //! Training data is the status table the evaluation already computes: the statuses of the
 //! fixed action set on every task of the tier; DQN trains on the rows of the tasks it learns
@@ -27,6 +29,7 @@ pub mod data;
 pub mod device;
 pub mod file;
 pub mod network;
+pub mod phyq;
 pub mod scoring;
 pub mod training;
 

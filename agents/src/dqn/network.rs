@@ -167,11 +167,7 @@ impl Net {
             film: linear(cfg.action_hidden, 2 * fused, device),
             head: linear(w[stages - 1], 1, device),
         };
-        net.map(&mut Init {
-            seed,
-            next: 0,
-            device: device.clone(),
-        })
+        init_weights(net, seed, device)
     }
 
     /// Action-independent features of observations `[n, CHANNELS, s, s]`.
@@ -312,8 +308,17 @@ fn coordinate(i: usize, n: usize) -> f32 {
     ((2 * i + 1) as f32 / n as f32) - 1.0
 }
 
-/// He-uniform weights for convolutions and linear layers from the counter-based RNG; biases and
-/// batch-norm parameters keep their constructors' zeros and ones.
+/// `module` with He-uniform weights for its convolutions and linear layers drawn from (`seed`,
+/// stream "DQN-INIT"); biases and batch-norm parameters keep their constructors' zeros and ones.
+pub(crate) fn init_weights<M: Module>(module: M, seed: u64, device: &Device) -> M {
+    module.map(&mut Init {
+        seed,
+        next: 0,
+        device: device.clone(),
+    })
+}
+
+/// The mapper of [`init_weights`].
 struct Init {
     seed: u64,
     next: u64,
@@ -356,7 +361,7 @@ impl ModuleMapper for Init {
 
 /// Every float tensor of the module (parameters and batch-norm running statistics), in the
 /// module's declaration order: what a model file stores.
-pub fn tensors(net: &Net) -> Vec<(Vec<usize>, Vec<f32>)> {
+pub fn tensors<M: Module>(net: &M) -> Vec<(Vec<usize>, Vec<f32>)> {
     struct Collect(Vec<(Vec<usize>, Vec<f32>)>);
     impl ModuleVisitor for Collect {
         fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
@@ -374,11 +379,11 @@ pub fn tensors(net: &Net) -> Vec<(Vec<usize>, Vec<f32>)> {
 
 /// Replace every float tensor of `net` by `values` (as from [`tensors`]); `Err` names the first
 /// shape mismatch.
-pub fn load_tensors(
-    net: Net,
+pub fn load_tensors<M: Module>(
+    net: M,
     values: Vec<(Vec<usize>, Vec<f32>)>,
     device: &Device,
-) -> Result<Net, String> {
+) -> Result<M, String> {
     struct Load {
         values: std::vec::IntoIter<(Vec<usize>, Vec<f32>)>,
         device: Device,

@@ -4,14 +4,21 @@
 //! `--out`; `rephyre merge` turns the parts into the same report.
 
 use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::PhyqEvalArgs;
+use crate::cli::{PhyqDqnArgs, PhyqEvalArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
+use agents::dqn::phyq::{Model, PhyqDqn};
+use anyhow::bail;
 use anyhow::{Context, Result};
 use phyq::levelset::{Entry, LevelSet};
 use phyq::playdata::SCENARIOS;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 use studies::files::write_atomic;
+use studies::phyq_dqn;
+use studies::phyq_eval::{builtin, train_tasks, SharedAgent};
 use studies::phyq_eval::{
     csv_text, figures, json_line, random_reference, rows as rows_of, summary_markdown, AgentName,
     Job, Params, Setting, State,
@@ -38,6 +45,9 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         a.attempts,
         a.seed,
     )?;
+    if params.agent != AgentName::Dqn && a.dqn.model.is_some() {
+        bail!("--model is for --agent dqn");
+    }
     let mut outputs = vec![a.out.as_path()];
     outputs.extend(a.summary.as_deref());
     outputs.extend(a.plot.as_deref());
@@ -45,16 +55,20 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;
     let entries = entries(ctx)?;
+    let agent = match params.agent {
+        AgentName::Dqn => dqn_agent(&entries, &params, &a.dqn, cfg.threads)?,
+        _ => builtin(params.agent)?,
+    };
     if let Some(shard) = a.ckpt.shard {
         super::shard_part::no_report_options(&[
             ("--summary", a.summary.is_some()),
             ("--plot", a.plot.is_some()),
             ("--json", a.json),
         ])?;
-        let part = studies::phyq_eval::run_shard(&entries, params, shard, &cfg)?;
+        let part = studies::phyq_eval::run_shard(&entries, params, agent, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, &a.out);
     }
-    let (job, states) = studies::phyq_eval::run(&entries, params, &cfg)?;
+    let (job, states) = studies::phyq_eval::run_with(&entries, params, agent, &cfg)?;
     report(
         &job,
         &states,
@@ -65,6 +79,76 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             json: a.json,
         },
     )
+}
+
+/// The DQN: read from `--model` when it exists, else trained on the setting's training tasks
+/// (and written to `--model` when named).
+fn dqn_agent(
+    entries: &[Entry],
+    params: &Params,
+    a: &PhyqDqnArgs,
+    threads: Option<usize>,
+) -> Result<SharedAgent> {
+    if let Some(path) = a.model.as_deref().filter(|p| p.exists()) {
+        let model = Model::load(path).map_err(anyhow::Error::msg)?;
+        eprintln!(
+            "dqn: model {} ({})",
+            path.display(),
+            model.header.trained_on
+        );
+        return Ok(Arc::new(PhyqDqn::new(model)));
+    }
+    let mut p = phyq_dqn::Params::new(params.setting, a.dqn_seed);
+    p.episodes = a.dqn_episodes;
+    p.explore = a.dqn_explore;
+    p.stride = a.dqn_stride;
+    p.config.updates = a.dqn_updates;
+    p.config.lr = a.dqn_lr;
+    p.config.hidden = a.dqn_hidden as usize;
+    p.check()?;
+    let n = train_tasks(entries, params.setting)?
+        .len()
+        .div_ceil(p.stride);
+    eprintln!(
+        "dqn: collecting experiences on {n} training tasks of the {} setting",
+        params.setting.word()
+    );
+    let start = Instant::now();
+    let done = AtomicUsize::new(0);
+    let tick = || {
+        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if k.is_multiple_of(500) || k == n {
+            eprintln!(
+                "dqn: {k}/{n} tasks collected ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let updates = p.config.updates;
+    let mut train_start = None;
+    let (model, data) = phyq_dqn::run(entries, &p, threads, &tick, |u, loss| {
+        let t = *train_start.get_or_insert_with(Instant::now);
+        if (u + 1).is_multiple_of(500) || u + 1 == updates {
+            eprintln!(
+                "dqn: update {}/{updates}, loss {loss:.4} ({:.0} s)",
+                u + 1,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    let passing = data.experiences.iter().filter(|e| e.passed).count();
+    eprintln!(
+        "dqn: {} decisions, {} experiences ({passing} passing), {} tasks skipped; trained in {:.0} s all told",
+        data.observations.len(),
+        data.experiences.len(),
+        data.errors,
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(path) = &a.model {
+        model.save(path).map_err(anyhow::Error::msg)?;
+        eprintln!("dqn: model written to {}", path.display());
+    }
+    Ok(Arc::new(PhyqDqn::new(model)))
 }
 
 /// Write the CSV, the report and the plot of a finished run and print its figures: the end of

@@ -10,6 +10,7 @@ mod common;
 mod eval;
 mod help_and_errors;
 mod parity;
+mod phyq_dqn;
 mod phyq_eval;
 mod phyq_obs;
 mod phyq_play;
