@@ -121,3 +121,4 @@ fn bad_dqn_runs_fail_with_one_line() {
         .concat(),
     );
     assert!(e.contains("--dqn-explore must be 1 to 50"), "{e}");
+}

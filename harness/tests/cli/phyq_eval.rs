@@ -154,3 +154,4 @@ fn bad_input_is_one_line() {
         s(&out),
     ]);
     assert!(e.contains("missing.json"), "{e}");
+}
