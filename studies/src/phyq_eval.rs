@@ -844,7 +844,12 @@ mod tests {
 
     /// Rows of `tasks` played by `params`' agent on one thread.
     fn play_rows(tasks: Vec<EvalTask>, params: Params) -> Vec<Row> {
-        let job = Job { params, tasks };
+        let agent = builtin(params.agent).unwrap();
+        let job = Job {
+            params,
+            tasks,
+            agent,
+        };
         let states: Vec<State> = (0..job.len())
             .map(|i| {
                 let mut s = State::default();
