@@ -293,16 +293,7 @@ pub fn train(
         }
         (net, losses)
     });
-    let tail = (losses.len() / 10).max(1).min(losses.len().max(1));
-    let final_loss = if losses.is_empty() {
-        f64::NAN
-    } else {
-        losses[losses.len() - tail..]
-            .iter()
-            .map(|&l| f64::from(l))
-            .sum::<f64>()
-            / tail as f64
-    };
+    let final_loss = super::training::final_loss(&losses);
     Ok(Model {
         header: Header {
             config: cfg.clone(),

@@ -72,16 +72,7 @@ pub fn train(
         progress,
         |i| cosine_lr(cfg.lr, i, cfg.updates),
     );
-    let tail = (losses.len() / 10).max(1).min(losses.len());
-    let final_loss = if losses.is_empty() {
-        f64::NAN
-    } else {
-        losses[losses.len() - tail..]
-            .iter()
-            .map(|&l| f64::from(l))
-            .sum::<f64>()
-            / tail as f64
-    };
+    let final_loss = final_loss(&losses);
     (
         trainer,
         TrainSummary {
@@ -347,4 +338,18 @@ fn scalar(t: Tensor<1>) -> f32 {
 /// for any logit): softplus(z) − y·z.
 pub fn bce(logits: Tensor<1>, labels: Tensor<1>) -> Tensor<1> {
     (softplus(logits.clone(), 1.0) - logits * labels).mean()
+}
+
+/// The mean loss over the last tenth of the updates (at least one; NaN without any): the figure
+/// a training run reports.
+pub(crate) fn final_loss(losses: &[f32]) -> f64 {
+    let tail = (losses.len() / 10).max(1).min(losses.len());
+    if losses.is_empty() {
+        return f64::NAN;
+    }
+    losses[losses.len() - tail..]
+        .iter()
+        .map(|&l| f64::from(l))
+        .sum::<f64>()
+        / tail as f64
 }
