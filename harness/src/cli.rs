@@ -931,7 +931,7 @@ EXAMPLES:
   rephyre witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
   rephyre witness --templates 00100-00104 --tier ball --no-seeds --out single-ball.csv
   rephyre witness --retry witnesses.csv --budget 50000 --no-seeds --seed 1 --out witnesses.csv
-  rephyre witness --verify studies/data/witnesses.csv";
+  rephyre witness --verify tasks/data/witnesses.csv";
 
 #[derive(Debug, Args)]
 #[command(after_help = WITNESS_EXAMPLES)]

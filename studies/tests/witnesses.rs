@@ -1,5 +1,5 @@
 //! PHYRE-B and PHYRE-2B tasks are solvable in rephyre: the committed witness file
-//! (`studies/data/witnesses.csv`, written by `rephyre witness`) holds one stable solution for
+//! (`tasks/data/witnesses.csv`, written by `rephyre witness`) holds one stable solution for
 //! each task the search could settle, and this test re-checks every one of them with the SPEC §8
 //! stable-solution test (solved, and each of the 8 half-pixel neighbours solved or invalid).
 //! An engine change that breaks a witness fails here; regenerate the file with the commands in
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use studies::witness::{parse_witnesses, verify_row, VerifyFailure};
 use tasks::TaskSet;
 
-const WITNESSES: &str = include_str!("../data/witnesses.csv");
+const WITNESSES: &str = tasks::witnesses::BUILTIN;
 /// Tasks with a witness in the committed file (of 5,000).
 const MIN_WITNESSED: usize = 4999; // measured 2026-11-23: 2,499 B + 2,500 2B
 

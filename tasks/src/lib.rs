@@ -12,7 +12,9 @@
 //! * the evaluation folds ([`folds::split`]);
 //! * templates defined in Rust ([`template`]);
 //! * simulating a validated action ([`outcome::simulate`]) and the shared counter-based random
-//!   numbers for action sampling ([`rng`]).
+//!   numbers for action sampling ([`rng`]);
+//! * the witness file: one stable solution per built-in task, found by rephyre's search
+//!   ([`witnesses`]).
 //!
 //! Floats enter rephyre here, at a few named boundaries (the importer, action validation,
 //! template geometry), and are converted to Q32.32 once; everything else is integer or
@@ -36,6 +38,7 @@ pub mod store;
 pub mod taskset;
 pub mod template;
 mod thrift;
+pub mod witnesses;
 
 pub use action::{
     check_action_space, check_occlusion, sample_action, stable_neighbours, validate_action,

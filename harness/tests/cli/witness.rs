@@ -13,7 +13,7 @@ use crate::common::{col, fails, ok, parse_csv, run, s};
 fn witness_search_carries_sibling_solutions_and_keeps_exploring() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
-    let committed = include_str!("../../../studies/data/witnesses.csv");
+    let committed = tasks::witnesses::BUILTIN;
     let row = |id: &str| {
         committed
             .lines()

@@ -258,17 +258,7 @@ fn balls_text(balls: &[LatticeBall]) -> String {
         .join(" ")
 }
 
-const HEADER: [&str; 9] = [
-    "task_id",
-    "tier",
-    "found",
-    "origin",
-    "refinements",
-    "simulations",
-    "candidates",
-    "balls",
-    "action",
-];
+use tasks::witnesses::HEADER;
 
 /// The CSV report: one row per task, in task order.
 pub fn csv_bytes(job: &Job, states: &[WitnessState]) -> Result<Vec<u8>> {
@@ -424,77 +414,34 @@ pub struct WitnessRow {
     pub state: WitnessState,
 }
 
-/// Read a witness CSV (the columns [`csv_bytes`] writes).
+/// Read a witness CSV (the columns [`csv_bytes`] writes; the format is
+/// [`tasks::witnesses`]'s).
 pub fn parse_witnesses(text: &str) -> Result<Vec<WitnessRow>> {
-    let mut rdr = csv::Reader::from_reader(text.as_bytes());
-    let headers = rdr.headers().context("witness file has no header")?.clone();
-    if headers.iter().collect::<Vec<_>>() != HEADER {
-        bail!("witness file must have the columns {}", HEADER.join(","));
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in rdr.records().enumerate() {
-        let line = i + 2;
-        let rec = rec.with_context(|| format!("witness file line {line}"))?;
-        let tier = Tier::parse(&rec[1])
-            .with_context(|| format!("witness file line {line}: unknown tier {:?}", &rec[1]))?;
-        let found = match &rec[2] {
-            "true" => true,
-            "false" => false,
-            f => bail!("witness file line {line}: found must be true or false, not {f:?}"),
-        };
-        let nums = |text: &str| -> Result<Vec<f64>> {
-            text.split_whitespace()
-                .map(|v| v.parse::<f64>())
-                .collect::<Result<Vec<f64>, _>>()
-                .with_context(|| format!("witness file line {line}: bad number in {text:?}"))
-        };
-        let ball_numbers: Vec<i32> = rec[7]
-            .split_whitespace()
-            .map(|v| v.parse::<i32>())
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("witness file line {line}: bad balls {:?}", &rec[7]))?;
-        if !ball_numbers.len().is_multiple_of(3) {
-            bail!("witness file line {line}: balls must be x y r triples");
-        }
-        let balls: Vec<LatticeBall> = ball_numbers
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect();
-        let count = |k: usize| -> Result<u64> {
-            rec[k]
-                .parse()
-                .with_context(|| format!("witness file line {line}: bad {}", HEADER[k]))
-        };
-        let (origin_kind, origin_index) = match rec[3].split_once(':') {
-            Some((kind @ ("seed" | "carried" | "random"), n)) if found => (
-                kind.to_string(),
-                n.parse()
-                    .with_context(|| format!("witness file line {line}: bad origin"))?,
-            ),
-            None if !found && rec[3].is_empty() => (String::new(), 0),
-            _ => bail!("witness file line {line}: bad origin {:?}", &rec[3]),
-        };
-        let state = WitnessState {
-            found,
-            balls,
-            origin_kind,
-            origin_index,
-            refinements: u32::try_from(count(4)?)
-                .with_context(|| format!("witness file line {line}: bad refinements"))?,
-            simulations: count(5)?,
-            candidates: count(6)?,
-            solved: 0,
-        };
-        rows.push(WitnessRow {
-            task_id: rec[0].to_string(),
-            tier,
-            found,
-            balls: state.balls.clone(),
-            action: nums(&rec[8])?,
-            state,
-        });
-    }
-    Ok(rows)
+    let rows = tasks::witnesses::parse(text).map_err(anyhow::Error::msg)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let (origin_kind, origin_index) = r.origin.unwrap_or_default();
+            let state = WitnessState {
+                found: r.found,
+                balls: r.balls.clone(),
+                origin_kind,
+                origin_index,
+                refinements: r.refinements,
+                simulations: r.simulations,
+                candidates: r.candidates,
+                solved: 0,
+            };
+            WitnessRow {
+                task_id: r.task_id,
+                tier: r.tier,
+                found: r.found,
+                balls: r.balls,
+                action: r.action,
+                state,
+            }
+        })
+        .collect())
 }
 
 /// Why a witness failed its re-check.

@@ -34,7 +34,7 @@ use tasks::{
 };
 
 /// One quantized user ball on the action lattice: centre (px, truncated) and radius (px).
-pub type LatticeBall = [i32; 3];
+pub use tasks::witnesses::LatticeBall;
 
 /// Parameters of [`find_witness`].
 #[derive(Clone, Debug)]

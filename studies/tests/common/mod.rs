@@ -4,7 +4,7 @@
 use studies::witness::parse_witnesses;
 use tasks::{sample_action, Task, TaskSet, Tier};
 
-const WITNESSES: &str = include_str!("../../data/witnesses.csv");
+const WITNESSES: &str = tasks::witnesses::BUILTIN;
 
 /// The first two tasks of each of the 50 templates (both tiers), in template order.
 pub fn two_tasks_per_template(set: &TaskSet) -> Vec<&Task> {
