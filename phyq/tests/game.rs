@@ -141,6 +141,53 @@ fn the_yellow_bird_speeds_up_along_its_flight() {
     );
 }
 
+/// A live player's game (launch, step by step, a tap at a chosen step) ends in the same bits
+/// as the shot with the tap that `tap_now` returned, played whole; a red bird has nothing to
+/// tap, and a shot taps once.
+#[test]
+fn a_tap_during_the_flight_replays_as_the_shot_it_returns() {
+    for (bird, degrees, tap_after) in [("BirdYellow", 30.0, 14), ("BirdWhite", 45.0, 30)] {
+        let l = level(
+            &[bird, "BirdRed"],
+            r#"<Pig type="BasicSmall" x="8" y="-3.2"/>
+               <Block type="RectBig" material="wood" x="6" y="-2.9"/>"#,
+        );
+        let mut live = Game::new(&l).unwrap();
+        live.settle();
+        let mut whole = live.clone();
+        assert!(!live.shot_running(), "no shot launched yet");
+        let untapped = shot(degrees, None);
+        live.launch(&untapped).unwrap();
+        for _ in 0..tap_after {
+            assert!(live.step_shot());
+        }
+        let tap = live.tap_now().expect("a bird with a power in flight");
+        assert_eq!(live.tap_now(), None, "a shot taps once");
+        while live.step_shot() {}
+        assert!(!live.shot_running());
+        assert!(!live.step_shot(), "an ended shot does not step");
+        // The tap is a whole number of steps: the one after the `tap_after` already run.
+        let steps = (tap.to_f64() * 50.0).round();
+        assert_eq!(steps, f64::from(tap_after + 1), "{bird}");
+        let tapped = Shot {
+            tap: Some(tap),
+            ..untapped
+        };
+        whole.shoot(&tapped).unwrap();
+        assert_eq!(live.state_hash(), whole.state_hash(), "{bird}");
+        assert_eq!(live.steps(), whole.steps(), "{bird}");
+        // The untapped shot ends elsewhere: the tap did something.
+        let mut plain = Game::new(&l).unwrap();
+        plain.settle();
+        plain.shoot(&untapped).unwrap();
+        assert_ne!(plain.state_hash(), whole.state_hash(), "{bird}");
+        // The red bird that follows has no power.
+        live.launch(&shot(20.0, None)).unwrap();
+        assert!(live.step_shot());
+        assert_eq!(live.tap_now(), None);
+    }
+}
+
 #[test]
 fn the_white_bird_drops_an_egg_that_explodes_on_landing() {
     let l = level(&["BirdWhite"], r#"<Pig type="BasicSmall" x="8" y="-3.2"/>"#);

@@ -112,6 +112,14 @@ struct Thing {
     flight: Option<Flight>,
 }
 
+/// The shot launched last (for [`Game::step_shot`] and [`Game::tap_now`]).
+#[derive(Clone, Copy, Debug)]
+struct ShotInFlight {
+    launched_at: u32,
+    bird: u32,
+    tapped: bool,
+}
+
 /// A level in play. `Clone` is a complete snapshot (the search plays candidates from one).
 #[derive(Clone)]
 pub struct Game {
@@ -127,6 +135,8 @@ pub struct Game {
     step: u32,
     /// The step before which the flying bird's power is used, and the bird.
     pending_tap: Option<(u32, u32)>,
+    /// The last shot: the step it was launched at, its bird, and whether a tap was set for it.
+    shot: Option<ShotInFlight>,
     pigs_left: u32,
     damage_multiplier: Fixed,
     max_launch_speed: Fixed,
@@ -221,6 +231,7 @@ impl Game {
             },
             step: 0,
             pending_tap: None,
+            shot: None,
             pigs_left: 0,
             damage_multiplier: world_constant::<1>("damage_multiplier")[0],
             max_launch_speed: world_constant::<1>("bird_max_launch_speed")[0],
@@ -459,15 +470,52 @@ impl Game {
         if !self.launch(shot)? {
             return Ok(false);
         }
-        let start = self.step;
-        while self.step - start < MAX_SHOT_STEPS && self.pigs_left > 0 {
-            self.advance();
+        while self.step_shot() {
             after_step(self);
-            if self.world.is_at_rest() {
-                break;
-            }
         }
         Ok(true)
+    }
+
+    /// Whether the shot launched last still runs: it has run fewer than [`MAX_SHOT_STEPS`],
+    /// a pig is left, and the world has not come to rest since its launch.
+    pub fn shot_running(&self) -> bool {
+        let Some(shot) = self.shot else {
+            return false;
+        };
+        let ran = self.step - shot.launched_at;
+        ran < MAX_SHOT_STEPS && self.pigs_left > 0 && !(ran > 0 && self.world.is_at_rest())
+    }
+
+    /// One step of the shot launched last ([`Game::launch`]); false, doing nothing, once it
+    /// has ended ([`Game::shot_running`]). Stepping until false is [`Game::shoot`].
+    pub fn step_shot(&mut self) -> bool {
+        if !self.shot_running() {
+            return false;
+        }
+        self.advance();
+        true
+    }
+
+    /// Uses the flying bird's power before the next step, as a tap in the shot would, and
+    /// returns that tap (seconds after the launch: a whole number of steps), so that the shot
+    /// replays with it to the same bits. `None`, doing nothing, when the shot has ended, its
+    /// bird has no power, or a tap was set already.
+    pub fn tap_now(&mut self) -> Option<Fixed> {
+        if !self.shot_running() {
+            return None;
+        }
+        let shot = self.shot.as_mut()?;
+        let t = &self.things[shot.bird as usize];
+        let has_power = t.flight.is_some_and(|f| f.bird != BirdKind::Red);
+        if shot.tapped || !has_power {
+            return None;
+        }
+        shot.tapped = true;
+        let n = self.step - shot.launched_at + 1;
+        self.pending_tap = Some((self.step, shot.bird));
+        let seconds = Fixed::from_int(n as i32).div_int(i64::from(STEPS_PER_SECOND));
+        debug_assert_eq!(tap_step(seconds), n);
+        Some(seconds)
     }
 
     /// Launches the next bird (its tap, if any, comes during the following steps) without
@@ -490,6 +538,11 @@ impl Game {
         let index = self.launch_bird(bird, self.rest_point + dragged, velocity)?;
         // The power is used before the step that ends `tap_after` steps after the launch.
         self.pending_tap = tap_after.map(|n| (self.step + n - 1, index));
+        self.shot = Some(ShotInFlight {
+            launched_at: self.step,
+            bird: index,
+            tapped: tap_after.is_some(),
+        });
         Ok(true)
     }
 
