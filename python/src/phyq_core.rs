@@ -11,10 +11,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use phyq::game::{format_shots, parse_shots, Game, Outcome, PixelShot, ShotError, Status};
+use phyq::generator::FindError;
 use phyq::levelset::Entry;
 use phyq::picture::{render, render_level, Framing, HEIGHT, WIDTH};
 use phyq::templates::Template;
-use phyq::{LevelId, LevelSet};
+use phyq::LevelSet;
 
 /// Bytes of one picture (480 rows of 640 colour codes, row 0 at the top).
 pub const PICTURE_BYTES: usize = WIDTH * HEIGHT;
@@ -47,14 +48,11 @@ pub fn task_ids(template_name: Option<&str>) -> Result<Vec<String>, String> {
 
 /// The built-in task with this id, or the CLI's one-line error.
 pub fn builtin(id: &str) -> Result<Arc<Entry>, String> {
-    let parsed: LevelId = id.parse()?;
-    phyq::generator::builtin_task(&parsed)
+    phyq::generator::find_builtin(id)
         .map(Arc::new)
-        .ok_or_else(|| {
-            format!(
-                "unknown Phy-Q task {parsed} (the tier has phyq:L_C_K:00001 to 00100 of the 75 \
-                 templates: rephyre.phyq.task_ids())"
-            )
+        .map_err(|e| match e {
+            FindError::Unknown(_) => format!("{e}: rephyre.phyq.task_ids()"),
+            FindError::Malformed(_) => e.to_string(),
         })
 }
 

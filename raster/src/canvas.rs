@@ -281,6 +281,18 @@ fn encode_error(e: impl core::fmt::Display) -> PictureError {
     PictureError::Encode(e.to_string())
 }
 
+/// The picture as RGBA bytes (row 0 at the top, alpha 255), the form a browser canvas takes:
+/// the same colours its PNG ([`png_bytes`]) decodes to. Checked like the PNG.
+pub fn rgba(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
+    check_picture(img, palette)?;
+    let mut out = Vec::with_capacity(img.pixels.len() * 4);
+    for &p in &img.pixels {
+        let [r, g, b] = palette[p as usize];
+        out.extend_from_slice(&[r, g, b, 0xff]);
+    }
+    Ok(out)
+}
+
 /// Encode an indexed picture as PNG bytes (8-bit palette, default compression) with the given
 /// palette (1 to 256 colours; every pixel must index into it).
 pub fn png_bytes(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
@@ -518,5 +530,21 @@ mod tests {
         assert!(png_bytes(&s, &palette[..3]).is_err());
         assert!(png_bytes(&s, &[]).is_err());
         assert!(png_bytes(&Indexed::new(0, 0, 0), &palette).is_err());
+    }
+
+    #[test]
+    fn rgba_is_what_the_png_decodes_to() {
+        let mut img = Indexed::new(3, 2, 0);
+        img.pixels = vec![0, 1, 2, 2, 1, 0];
+        let palette = [[10, 20, 30], [40, 50, 60], [70, 80, 90]];
+        let bytes = png_bytes(&img, &palette).unwrap();
+        let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
+        dec.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size()];
+        let info = r.next_frame(&mut buf).unwrap();
+        assert_eq!(rgba(&img, &palette).unwrap(), &buf[..info.buffer_size()]);
+        assert_eq!(&rgba(&img, &palette).unwrap()[4..8], &[40, 50, 60, 255]);
+        assert!(rgba(&img, &palette[..2]).is_err());
     }
 }

@@ -4,9 +4,8 @@
 
 use crate::cli::{RenderArgs, SimulateArgs};
 use anyhow::{bail, Result};
-use phyq::generator::{builtin_task, template_of};
+use phyq::generator::{template_of, FindError};
 use phyq::levelset::Entry;
-use phyq::LevelId;
 use std::io::Write;
 use studies::files::{check_writable, write_atomic};
 
@@ -21,13 +20,10 @@ pub fn is_phyq_id(id: &str) -> bool {
 
 /// The built-in Phy-Q task with this id, or a one-line error.
 pub fn lookup(id: &str) -> Result<Entry> {
-    let parsed: LevelId = id.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-    match builtin_task(&parsed) {
-        Some(e) => Ok(e),
-        None => bail!(
-            "unknown Phy-Q task {parsed} (the tier has phyq:L_C_K:00001 to 00100 of the 75 templates: rephyre tasks list --tier phyq)"
-        ),
-    }
+    phyq::generator::find_builtin(id).map_err(|e| match e {
+        FindError::Unknown(_) => anyhow::anyhow!("{e}: rephyre tasks list --tier phyq"),
+        FindError::Malformed(_) => anyhow::anyhow!(e),
+    })
 }
 
 /// `render ID` for a Phy-Q id: the initial state's picture (PNG, or `--raw` codes).

@@ -512,6 +512,24 @@ pub fn builtin_tasks() -> &'static LevelSet {
     })
 }
 
+/// Why [`find_builtin`] found no task.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FindError {
+    /// The text is not a Phy-Q task id.
+    #[error("{0}")]
+    Malformed(String),
+    /// A well-formed id outside the built-in tier.
+    #[error("unknown Phy-Q task {0} (the tier has phyq:L_C_K:00001 to 00100 of the 75 templates)")]
+    Unknown(LevelId),
+}
+
+/// The built-in task with this text id ([`builtin_task`]), or why there is none in one line;
+/// front ends add where their users find the tier's ids.
+pub fn find_builtin(id: &str) -> Result<Entry, FindError> {
+    let parsed: LevelId = id.parse().map_err(FindError::Malformed)?;
+    builtin_task(&parsed).ok_or(FindError::Unknown(parsed))
+}
+
 /// One task of the built-in tier by id, made alone: the same entry (id, source, level) as in
 /// [`builtin_tasks`], without making the other 7,499. `None` for an id outside the tier.
 pub fn builtin_task(id: &LevelId) -> Option<Entry> {
