@@ -161,7 +161,9 @@ fn a_tap_during_the_flight_replays_as_the_shot_it_returns() {
         for _ in 0..tap_after {
             assert!(live.step_shot());
         }
+        assert!(live.can_tap());
         let tap = live.tap_now().expect("a bird with a power in flight");
+        assert!(!live.can_tap());
         assert_eq!(live.tap_now(), None, "a shot taps once");
         while live.step_shot() {}
         assert!(!live.shot_running());
@@ -184,6 +186,7 @@ fn a_tap_during_the_flight_replays_as_the_shot_it_returns() {
         // The red bird that follows has no power.
         live.launch(&shot(20.0, None)).unwrap();
         assert!(live.step_shot());
+        assert!(!live.can_tap());
         assert_eq!(live.tap_now(), None);
     }
 }

@@ -13,6 +13,7 @@ pub mod plot;
 pub mod random_curve;
 pub mod render;
 pub mod sampled_study;
+pub mod serve;
 pub mod shard_part;
 pub mod sharded;
 pub mod sharded_study;
@@ -47,5 +48,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::PhyqEval(a) => phyq_eval::run(&ctx, a),
         Command::Merge(a) => merge::run(&ctx, a),
         Command::Slurm(a) => slurm::run(&ctx, a),
+        Command::Serve(a) => serve::run(a),
     }
 }

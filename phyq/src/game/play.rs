@@ -496,20 +496,26 @@ impl Game {
         true
     }
 
+    /// Whether [`Game::tap_now`] would tap: the shot runs, its bird has a power, and no tap
+    /// was set for it.
+    pub fn can_tap(&self) -> bool {
+        let Some(shot) = self.shot else {
+            return false;
+        };
+        let t = &self.things[shot.bird as usize];
+        let has_power = t.flight.is_some_and(|f| f.bird != BirdKind::Red);
+        self.shot_running() && has_power && !shot.tapped
+    }
+
     /// Uses the flying bird's power before the next step, as a tap in the shot would, and
     /// returns that tap (seconds after the launch: a whole number of steps), so that the shot
     /// replays with it to the same bits. `None`, doing nothing, when the shot has ended, its
     /// bird has no power, or a tap was set already.
     pub fn tap_now(&mut self) -> Option<Fixed> {
-        if !self.shot_running() {
+        if !self.can_tap() {
             return None;
         }
         let shot = self.shot.as_mut()?;
-        let t = &self.things[shot.bird as usize];
-        let has_power = t.flight.is_some_and(|f| f.bird != BirdKind::Red);
-        if shot.tapped || !has_power {
-            return None;
-        }
         shot.tapped = true;
         let n = self.step - shot.launched_at + 1;
         self.pending_tap = Some((self.step, shot.bird));

@@ -1,0 +1,200 @@
+//! Builds the web player that `rephyre serve` serves (feature `player`, on by default): the
+//! `rephyre-web` crate for wasm32-unknown-unknown in a target folder of its own
+//! (`target/player`, so that it never waits on the build that runs this script), its
+//! JavaScript glue (wasm-bindgen, as a library: no tool to install), and the page's static
+//! files from `web/www/`, all embedded in the binary. `OUT_DIR/player_files.rs` lists them:
+//! (path, content type, gzip-compressed or not, bytes).
+//!
+//! Needs the wasm32-unknown-unknown standard library (`rustup target add
+//! wasm32-unknown-unknown`); without it the build stops and says so. Without the feature
+//! (`--no-default-features`) nothing is built and `serve` says the player is missing.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// What the player's wasm is made from: a change to any of these rebuilds it.
+const SOURCES: &[&str] = &[
+    "web",
+    "engine/src",
+    "tasks/src",
+    "tasks/data",
+    "raster/src",
+    "phyq/src",
+    "phyq/data",
+    "Cargo.lock",
+    "Cargo.toml",
+];
+
+fn main() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let root = manifest
+        .parent()
+        .expect("harness/ is in the workspace")
+        .to_path_buf();
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("set by cargo"));
+    println!("cargo:rerun-if-changed=build.rs");
+    let listing = out.join("player_files.rs");
+    if env::var_os("CARGO_FEATURE_PLAYER").is_none() {
+        fs::write(&listing, "pub static FILES: &[File] = &[];\n").expect("OUT_DIR is writable");
+        return;
+    }
+    for s in SOURCES {
+        println!("cargo:rerun-if-changed={}", root.join(s).display());
+    }
+    let wasm = build_wasm(&root);
+    let pkg = out.join("pkg");
+    let _ = fs::remove_dir_all(&pkg);
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)
+        .and_then(|b| {
+            b.typescript(false)
+                .omit_default_module_path(false)
+                .generate(&pkg)
+        })
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "wasm-bindgen could not make the player's glue: {e:#}"
+            ))
+        });
+
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    let www = root.join("web/www");
+    let mut entries: Vec<PathBuf> = fs::read_dir(&www)
+        .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", www.display())))
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let name = p
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        files.push((name, p));
+    }
+    for name in ["rephyre_web.js", "rephyre_web_bg.wasm"] {
+        files.push((format!("pkg/{name}"), pkg.join(name)));
+    }
+
+    let mut list = String::from("pub static FILES: &[File] = &[\n");
+    for (name, path) in &files {
+        let bytes = fs::read(path)
+            .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
+        // Code and data go gzip-compressed (what a browser downloads); the server inflates
+        // them for a client that does not take gzip.
+        let compress = name.ends_with(".wasm") || name.ends_with(".js");
+        let stored = out.join(format!("embedded-{}", name.replace('/', "-")));
+        let body = if compress { gzip(&bytes) } else { bytes };
+        fs::write(&stored, body).expect("OUT_DIR is writable");
+        writeln!(
+            list,
+            "    File {{ path: {name:?}, content_type: {:?}, gzip: {compress}, bytes: include_bytes!({:?}) }},",
+            content_type(name),
+            stored.display().to_string()
+        )
+        .expect("a String takes writes");
+    }
+    list.push_str("];\n");
+    fs::write(&listing, list).expect("OUT_DIR is writable");
+}
+
+/// Builds `rephyre-web` for the browser; the path of its `.wasm`.
+fn build_wasm(root: &Path) -> PathBuf {
+    let target_dir = root.join("target/player");
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root).args([
+        "build",
+        "-p",
+        "rephyre-web",
+        "--lib",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        "wasm",
+        "--target-dir",
+    ]);
+    cmd.arg(&target_dir);
+    // The outer build's settings are for the host (and, under clippy, for its lints): the
+    // inner build takes none of them, only the toolchain, the cargo home and the job server.
+    for (key, _) in env::vars_os() {
+        let key = key.to_string_lossy().into_owned();
+        let keep = key == "CARGO_HOME"
+            || key == "CARGO_MAKEFLAGS"
+            || [
+                "CARGO_NET_",
+                "CARGO_HTTP_",
+                "CARGO_REGISTRIES_",
+                "CARGO_REGISTRY_",
+            ]
+            .iter()
+            .any(|p| key.starts_with(p));
+        let outer = (key.starts_with("CARGO_") && !keep)
+            || matches!(
+                key.as_str(),
+                "RUSTFLAGS"
+                    | "RUSTDOCFLAGS"
+                    | "RUSTC_WRAPPER"
+                    | "RUSTC_WORKSPACE_WRAPPER"
+                    | "CLIPPY_ARGS"
+                    | "CLIPPY_CONF_DIR"
+                    | "TARGET"
+                    | "HOST"
+                    | "OUT_DIR"
+                    | "PROFILE"
+                    | "OPT_LEVEL"
+                    | "DEBUG"
+                    | "NUM_JOBS"
+            );
+        if outer {
+            cmd.env_remove(&key);
+        }
+    }
+    let output = cmd
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run cargo for the web player: {e}")));
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if stderr.contains("target may not be installed")
+            || stderr.contains("can't find crate for `core`")
+        {
+            fail(&format!(
+                "the web player needs the {WASM_TARGET} target: rustup target add {WASM_TARGET} \
+                 (or build without the player: --no-default-features)"
+            ));
+        }
+        fail(&format!("building the web player's wasm failed:\n{stderr}"));
+    }
+    target_dir.join(format!("{WASM_TARGET}/wasm/rephyre_web.wasm"))
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, bytes).expect("writes to memory");
+    gz.finish().expect("writes to memory")
+}
+
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("error: {message}");
+    panic!("{message}");
+}

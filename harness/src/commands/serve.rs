@@ -1,0 +1,140 @@
+//! `rephyre serve [--port P] [--host H] [--open]`: the web player (`web/`: the engine, the
+//! tasks and the raster in wasm, and the page), embedded in this binary when it was built,
+//! served over HTTP. Only the embedded files are served, by exact path; nothing on disk is
+//! read. Bound to localhost unless `--host` says otherwise.
+
+use crate::cli::ServeArgs;
+use anyhow::{anyhow, bail, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// One embedded file of the player.
+pub struct File {
+    pub path: &'static str,
+    pub content_type: &'static str,
+    /// Stored gzip-compressed (and sent so to a client that takes gzip).
+    pub gzip: bool,
+    pub bytes: &'static [u8],
+}
+
+// `FILES`, written by build.rs.
+include!(concat!(env!("OUT_DIR"), "/player_files.rs"));
+
+/// The embedded file a request path names (`/` is the page), if any.
+pub fn file(path: &str) -> Option<&'static File> {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let name = match path.trim_start_matches('/') {
+        "" => "index.html",
+        p => p,
+    };
+    FILES.iter().find(|f| f.path == name)
+}
+
+/// The player's size: (files, bytes as stored, of which gzip-compressed code).
+pub fn sizes() -> (usize, usize, usize) {
+    let total = FILES.iter().map(|f| f.bytes.len()).sum();
+    let compressed = FILES.iter().filter(|f| f.gzip).map(|f| f.bytes.len()).sum();
+    (FILES.len(), total, compressed)
+}
+
+pub fn run(a: ServeArgs) -> Result<()> {
+    if FILES.is_empty() {
+        bail!("this rephyre was built without the web player (the harness's feature `player`)");
+    }
+    let addr = format!("{}:{}", a.host, a.port);
+    let server =
+        tiny_http::Server::http(&addr).map_err(|e| anyhow!("cannot listen on {addr}: {e}"))?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| anyhow!("listening on {addr}, but not on an IP address"))?;
+    let url = format!("http://{bound}/");
+    let (n, bytes, code) = sizes();
+    println!(
+        "rephyre: the web player at {url} ({n} files, {} KiB, of which {} KiB gzip-compressed code); Ctrl-C stops it",
+        bytes / 1024,
+        code / 1024
+    );
+    if a.open {
+        if let Err(e) = webbrowser::open(&url) {
+            eprintln!("rephyre: cannot open a browser ({e}); open {url} yourself");
+        }
+    }
+    if let Some(dir) = &a.www {
+        if !dir.is_dir() {
+            bail!("--www {} is not a folder", dir.display());
+        }
+    }
+    for request in server.incoming_requests() {
+        respond(request, a.www.as_deref());
+    }
+    Ok(())
+}
+
+fn respond(request: tiny_http::Request, www: Option<&Path>) {
+    use tiny_http::{Header, Method, Response};
+    let header = |k: &str, v: &str| Header::from_bytes(k, v).expect("a valid header");
+    let plain = |status: u16, text: &str| {
+        Response::from_string(text)
+            .with_status_code(status)
+            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+    };
+    if !matches!(request.method(), Method::Get | Method::Head) {
+        let _ = request.respond(plain(405, "only GET and HEAD"));
+        return;
+    }
+    let Some(f) = file(request.url()) else {
+        let _ = request.respond(plain(404, "not part of the player"));
+        return;
+    };
+    let takes_gzip = request.headers().iter().any(|h| {
+        h.field.equiv("Accept-Encoding") && h.value.as_str().to_ascii_lowercase().contains("gzip")
+    });
+    // `--www`: the page's file from the folder when it has it (only names the player embeds).
+    let local = www
+        .filter(|_| !f.path.starts_with("pkg/"))
+        .and_then(|d| std::fs::read(d.join(f.path)).ok());
+    let gzip = f.gzip && takes_gzip && local.is_none();
+    let data = local.unwrap_or_else(|| body(f, takes_gzip));
+    let mut response = Response::from_data(data)
+        .with_header(header("Content-Type", f.content_type))
+        .with_header(header("Cache-Control", "no-cache"))
+        .with_header(header("X-Content-Type-Options", "nosniff"));
+    if gzip {
+        response = response.with_header(header("Content-Encoding", "gzip"));
+    }
+    let _ = request.respond(response);
+}
+
+/// A file's bytes as sent: as stored, or inflated for a client that does not take gzip.
+fn body(f: &File, takes_gzip: bool) -> Vec<u8> {
+    if !f.gzip || takes_gzip {
+        return f.bytes.to_vec();
+    }
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(f.bytes)
+        .read_to_end(&mut out)
+        .expect("build.rs compressed it");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_its_script_and_its_wasm_are_embedded() {
+        let page = file("/").expect("the page");
+        assert_eq!(page.path, "index.html");
+        assert!(std::str::from_utf8(page.bytes)
+            .unwrap()
+            .contains("player.js"));
+        assert_eq!(file("/?task=00000:001").map(|f| f.path), Some("index.html"));
+        let wasm = file("/pkg/rephyre_web_bg.wasm").expect("the module");
+        assert!(wasm.gzip && wasm.content_type == "application/wasm");
+        assert_eq!(&body(wasm, false)[..4], b"\0asm");
+        assert!(file("/pkg/rephyre_web.js").is_some());
+        assert!(file("/player.js").is_some());
+        assert!(file("/../Cargo.toml").is_none() && file("/nothing").is_none());
+    }
+}
