@@ -96,9 +96,11 @@ pub struct PlayState {
     pub can_tap: bool,
     /// The shots so far, as `--shots` takes them.
     pub shots: String,
-    /// When the game is over: its status and final state hash.
+    /// When the game is over: its status.
     pub status: Option<&'static str>,
-    pub hash: Option<String>,
+    /// The state hash now: once the last shot has ended, what `simulate --shots` with
+    /// [`PlayState::shots`] prints as its final hash.
+    pub hash: String,
 }
 
 impl Play {
@@ -245,7 +247,7 @@ impl Play {
             can_tap: self.phase == Phase::Flying && self.game.can_tap(),
             shots: format_shots(&self.shots),
             status: over.then_some(status_word(status)),
-            hash: over.then(|| hex(self.game.state_hash())),
+            hash: hex(self.game.state_hash()),
         }
     }
 

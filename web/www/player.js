@@ -414,7 +414,8 @@ function playShots(text) {
 
 // --- the clock ---------------------------------------------------------------------------------
 function stepsPerSecond() {
-  return state.tier === 'phyq' ? PHYQ_STEPS_PER_SECOND : PHYRE_STEPS_PER_SECOND;
+  const base = state.tier === 'phyq' ? PHYQ_STEPS_PER_SECOND : PHYRE_STEPS_PER_SECOND;
+  return base * Number($('speed').value || 1);
 }
 // One step of whatever runs; false when it cannot go on.
 function stepOnce() {
@@ -481,15 +482,29 @@ function simulate(taskId, action, tier) {
   return JSON.parse(wasm.simulate_phyre(taskId, tier || '', Float64Array.from(numbers)));
 }
 
+// `window.rephyre.solution(taskId, tier)`: the committed witness of a task (PHYRE: its action's
+// numbers; Phy-Q: its shots' text), or null.
+function solution(taskId, tier) {
+  const found = isPhyq(taskId) ? wasm.phyq_solution(taskId) : wasm.phyre_solution(taskId, tier || '');
+  return found === undefined ? null : (typeof found === 'string' ? found : Array.from(found));
+}
+
 window.rephyre = {
   ready: false,
   firstFrameMs: null,
   simulate,
+  solution,
+  // What the player says of a task: tier, template, description; Phy-Q: scenario, birds.
+  info: (taskId) => JSON.parse(wasm.task_info(taskId)),
   // What is on screen (for tests): task, tier, action, shots and the status line.
   current: () => ({
     task: state.taskId, tier: state.tier, action: state.action, shots: ui.shots.value,
     status: ui.status.textContent, hash: ui.hash.textContent, step: Number(ui.stepCount.textContent),
-    playing: state.playing,
+    playing: state.playing, message: ui.message.hidden ? '' : ui.message.textContent,
+    validity: ui.validity.textContent,
+    // Phy-Q: the game's phase, and the slingshot's rest point and drag radius (canvas pixels).
+    phase: state.game ? JSON.parse(state.game.state()).phase : null,
+    slingshot: state.game ? phyqRestAndRadius() : null,
   }),
 };
 
@@ -653,6 +668,7 @@ async function main() {
   try {
     await init({ module_or_path: new URL('./pkg/rephyre_web_bg.wasm', import.meta.url) });
     state.catalogue = JSON.parse(wasm.catalogue());
+    window.rephyre.catalogue = state.catalogue;
     wire();
     openFromUrl();
     $('loading').hidden = true;

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The web player in a real browser: starts `rephyre serve` on a free port and runs
+# web/tests/player.test.mjs (node:test) with Debian's Chromium driven by playwright-core from the
+# npm registry (web/tests/package-lock.json; no browser download). Installs Chromium with apt-get
+# when it is missing and this runs as root; fails (never skips) when it cannot.
+#
+#   scripts/player-test.sh                    the tests (.ci/run runs this)
+#   scripts/player-test.sh --speed OUT.json   also measure simulations per second in the page,
+#                                             time to first frame, and write them to OUT.json
+#
+# REPHYRE: the binary (default target/release/rephyre, built with the player: the harness's
+# default feature); CHROMIUM: the browser (default /usr/bin/chromium).
+# Exit: 0 all passed, 1 a test failed, 3 something needed could not be had.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+REPHYRE=${REPHYRE:-target/release/rephyre}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+SPEED_OUT=""
+if [ "${1:-}" = --speed ]; then
+  SPEED_OUT=$(realpath -m "${2:?--speed takes a file}")
+fi
+die() { echo "player-test: $*" >&2; exit 3; }
+
+[ -x "$REPHYRE" ] || die "no rephyre binary at $REPHYRE (cargo build --release -p harness)"
+REPHYRE=$(realpath "$REPHYRE")
+if [ ! -x "$CHROMIUM" ]; then
+  [ "$(id -u)" -eq 0 ] || die "Chromium not found at $CHROMIUM (apt-get install chromium, as root)"
+  echo "player-test: installing Debian's chromium"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q chromium >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null; } ||
+    die "cannot install chromium with apt-get"
+  [ -x "$CHROMIUM" ] || die "chromium installed, but not at $CHROMIUM"
+fi
+command -v node >/dev/null || die "node not found (Node.js 18 or later runs the tests)"
+command -v npm >/dev/null || die "npm not found"
+(cd web/tests && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+  die "npm ci in web/tests failed (playwright-core and pngjs come from the npm registry)"
+"$CHROMIUM" --version 2>/dev/null | head -1 || true
+
+LOG=$(mktemp)
+SERVER=""
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
+  rm -f "$LOG"
+}
+trap cleanup EXIT
+"$REPHYRE" serve --port 0 >"$LOG" 2>&1 &
+SERVER=$!
+URL=""
+for _ in $(seq 1 100); do
+  URL=$(grep -o 'http://[0-9.:]*/' "$LOG" | head -1 || true)
+  [ -n "$URL" ] && break
+  kill -0 "$SERVER" 2>/dev/null || die "rephyre serve stopped: $(cat "$LOG")"
+  sleep 0.1
+done
+[ -n "$URL" ] || die "rephyre serve printed no address: $(cat "$LOG")"
+echo "player-test: $(head -1 "$LOG")"
+
+export PLAYER_URL=$URL REPHYRE CHROMIUM
+[ -n "$SPEED_OUT" ] && export PLAYER_SPEED_OUT=$SPEED_OUT
+rc=0
+node --test --test-reporter=spec --test-concurrency=1 "$ROOT/web/tests/player.test.mjs" || rc=1
+exit $rc
