@@ -62,4 +62,29 @@ export PLAYER_URL=$URL REPHYRE CHROMIUM
 [ -n "$SPEED_OUT" ] && export PLAYER_SPEED_OUT=$SPEED_OUT
 rc=0
 node --test --test-reporter=spec --test-concurrency=1 "$ROOT/web/tests/player.test.mjs" || rc=1
+if [ -n "$SPEED_OUT" ] && [ $rc -eq 0 ]; then
+  # The same pairs natively, through the same functions (web/examples/speed.rs), on one thread.
+  pairs=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).pairs)' "$SPEED_OUT")
+  native=$(cargo run -q --release -p rephyre-web --example speed -- "$pairs") || die "the native speed run failed"
+  # What a browser downloads (gzip-compressed where the server compresses), per file.
+  served="{"
+  for f in "" player.js style.css pkg/rephyre_web.js pkg/rephyre_web_bg.wasm; do
+    n=$(curl -s -H 'Accept-Encoding: gzip' "$URL$f" -o /dev/null -w '%{size_download}') || die "cannot fetch $URL$f"
+    served="$served\"${f:-index.html}\":$n,"
+  done
+  served="${served%,}}"
+  node -e '
+    const fs = require("fs");
+    const [out, native, served] = process.argv.slice(1);
+    const r = JSON.parse(fs.readFileSync(out));
+    r.native = JSON.parse(native);
+    for (const t of ["phyre", "phyq"]) {
+      r["wasm_over_native_" + t] = r.wasm_simulations_per_second[t] / r.native.native_simulations_per_second[t];
+    }
+    r.served_bytes = JSON.parse(served);
+    r.served_bytes.total = Object.values(r.served_bytes).reduce((a, b) => a + b, 0);
+    fs.writeFileSync(out, JSON.stringify(r, null, 2));
+    console.log(JSON.stringify(r, null, 2));
+  ' "$SPEED_OUT" "$native" "$served"
+fi
 exit $rc

@@ -291,7 +291,33 @@ fn mul_raw(a: i64, b: i64) -> i64 {
     shifted.wrapping_add(((lo >> 31) & 1) as i64)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// [`mul_raw_i128`] from four 32 × 32-bit products in 64-bit integers, for wasm32, whose
+/// portable form is a call to a 128 × 128-bit multiply routine (wasm has 64-bit multiplies
+/// only). With a = ah·2^32 + al and b = bh·2^32 + bl (ah, bh the signed high halves, al, bl the
+/// unsigned low ones), a·b + 2^31 = ah·bh·2^64 + (ah·bl + al·bh)·2^32 + (al·bl + 2^31), so the
+/// result, shifted down by 32 and kept to 64 bits, is ah·bh·2^32 + ah·bl + al·bh +
+/// ⌊(al·bl + 2^31) / 2^32⌋ modulo 2^64: each product fits in 64 bits (|ah·bl| < 2^63,
+/// al·bl + 2^31 < 2^64) and the sum wraps exactly as the truncation does. The same integer
+/// (`mul_matches_the_portable_form` checks it), so the same bits.
+#[cfg(any(test, target_arch = "wasm32"))]
+#[inline(always)]
+const fn mul_raw_halves(a: i64, b: i64) -> i64 {
+    let (ah, al) = (a >> 32, a & 0xffff_ffff);
+    let (bh, bl) = (b >> 32, b & 0xffff_ffff);
+    let low = ((al as u64).wrapping_mul(bl as u64).wrapping_add(1 << 31) >> 32) as i64;
+    (ah.wrapping_mul(bh) << 32)
+        .wrapping_add(ah.wrapping_mul(bl))
+        .wrapping_add(al.wrapping_mul(bh))
+        .wrapping_add(low)
+}
+
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+fn mul_raw(a: i64, b: i64) -> i64 {
+    mul_raw_halves(a, b)
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "wasm32")))]
 #[inline(always)]
 fn mul_raw(a: i64, b: i64) -> i64 {
     mul_raw_i128(a, b)
@@ -401,6 +427,7 @@ mod tests {
         for &a in &edges {
             for &b in &edges {
                 assert_eq!(mul_raw(a, b), mul_raw_i128(a, b), "{a} * {b}");
+                assert_eq!(mul_raw_halves(a, b), mul_raw_i128(a, b), "{a} * {b}");
             }
         }
         // A fixed-seed xorshift stream over all magnitudes.
@@ -416,6 +443,7 @@ mod tests {
             let a = (r1 as i64) >> (r3 % 64);
             let b = (r2 as i64) >> ((r3 >> 8) % 64);
             assert_eq!(mul_raw(a, b), mul_raw_i128(a, b), "{a} * {b}");
+            assert_eq!(mul_raw_halves(a, b), mul_raw_i128(a, b), "{a} * {b}");
         }
     }
 

@@ -191,3 +191,6 @@ impl PhyqPlay {
         serde_json::to_string(&self.0.state()).expect("plain fields serialize")
     }
 }
+
+#[cfg(test)]
+mod tests;
