@@ -254,7 +254,7 @@ impl Mul for Fixed {
 ///
 /// Portable form: |a·b| ≤ 2^126 and the rounding term is tiny, so these i128 operations cannot
 /// overflow; they are written as wrapping to spare the overflow checks kept on in every profile.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "wasm32"))))]
 #[inline]
 const fn mul_raw_i128(a: i64, b: i64) -> i64 {
     let p = (a as i128)
