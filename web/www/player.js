@@ -140,6 +140,9 @@ function openTask(id, tier) {
   }
   $('phyre-controls').hidden = state.tier === 'phyq';
   $('phyq-controls').hidden = state.tier !== 'phyq';
+  // A Phy-Q game has no fixed length, and its hash is the state's now.
+  $('of-total').hidden = state.tier === 'phyq';
+  $('hash-label').textContent = state.tier === 'phyq' ? 'State hash' : 'Final state hash';
   fillMenus();
   if (state.tier !== 'phyq') checkAction();
   showInitial();
