@@ -41,6 +41,11 @@ pub fn run(a: ServeArgs) -> Result<()> {
     if FILES.is_empty() {
         bail!("this rephyre was built without the web player (the harness's feature `player`)");
     }
+    if let Some(dir) = &a.www {
+        if !dir.is_dir() {
+            bail!("--www {} is not a folder", dir.display());
+        }
+    }
     let addr = format!("{}:{}", a.host, a.port);
     let server =
         tiny_http::Server::http(&addr).map_err(|e| anyhow!("cannot listen on {addr}: {e}"))?;
@@ -58,11 +63,6 @@ pub fn run(a: ServeArgs) -> Result<()> {
     if a.open {
         if let Err(e) = webbrowser::open(&url) {
             eprintln!("rephyre: cannot open a browser ({e}); open {url} yourself");
-        }
-    }
-    if let Some(dir) = &a.www {
-        if !dir.is_dir() {
-            bail!("--www {} is not a folder", dir.display());
         }
     }
     for request in server.incoming_requests() {

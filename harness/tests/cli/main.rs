@@ -17,6 +17,7 @@ mod phyq_play;
 mod phyq_witness;
 mod render;
 mod sampling_reports;
+mod serve;
 mod shard;
 mod simulate;
 mod solvability;

@@ -1,0 +1,134 @@
+//! `serve`: the embedded player over HTTP on localhost (the browser tests, scripts/
+//! player-test.sh, check the page itself), and its bad input.
+
+use super::common::{bin, fails};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+/// A running `rephyre serve --port 0` and the address it printed; killed on drop.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(extra: &[&str]) -> Server {
+    let mut child = bin()
+        .args(["serve", "--port", "0"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "bound to localhost: {addr}");
+    Server { child, addr }
+}
+
+/// One HTTP/1.0 request: (status, headers in lower case, body).
+fn request(addr: &str, method: &str, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\n{headers}\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header");
+    let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head, raw[split + 4..].to_vec())
+}
+
+#[test]
+fn the_page_its_script_and_its_wasm_are_served_and_nothing_else() {
+    let server = start(&[]);
+    let a = &server.addr;
+    let (status, head, body) = request(a, "GET", "/?task=00000:001", "");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(String::from_utf8_lossy(&body).contains("player.js"));
+    // The module: gzip to a client that takes it, plain wasm to one that does not.
+    let (status, head, gz) = request(
+        a,
+        "GET",
+        "/pkg/rephyre_web_bg.wasm",
+        "Accept-Encoding: gzip\r\n",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        head.contains("content-encoding: gzip") && head.contains("application/wasm"),
+        "{head}"
+    );
+    assert_eq!(&gz[..2], &[0x1f, 0x8b], "gzip");
+    let (_, head, plain) = request(a, "GET", "/pkg/rephyre_web_bg.wasm", "");
+    assert!(!head.contains("content-encoding"), "{head}");
+    assert_eq!(&plain[..4], b"\0asm");
+    assert!(
+        plain.len() > 2 * gz.len(),
+        "{} vs {}",
+        plain.len(),
+        gz.len()
+    );
+    for path in ["/player.js", "/style.css", "/pkg/rephyre_web.js"] {
+        assert_eq!(request(a, "GET", path, "").0, 200, "{path}");
+    }
+    for path in [
+        "/../Cargo.toml",
+        "/etc/passwd",
+        "/pkg/",
+        "/nothing.html",
+        "/%2e%2e/README.md",
+    ] {
+        assert_eq!(request(a, "GET", path, "").0, 404, "{path}");
+    }
+    assert_eq!(request(a, "POST", "/", "Content-Length: 0\r\n").0, 405);
+    assert_eq!(request(a, "HEAD", "/", "").0, 200);
+}
+
+#[test]
+fn www_serves_the_page_files_from_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<p>mine</p>").unwrap();
+    let server = start(&["--www", dir.path().to_str().unwrap()]);
+    let (_, _, body) = request(&server.addr, "GET", "/", "");
+    assert_eq!(body, b"<p>mine</p>");
+    // What the folder lacks comes from the binary; files the player does not have are not served.
+    assert_eq!(request(&server.addr, "GET", "/player.js", "").0, 200);
+    std::fs::write(dir.path().join("secret.txt"), "no").unwrap();
+    assert_eq!(request(&server.addr, "GET", "/secret.txt", "").0, 404);
+}
+
+#[test]
+fn bad_serve_options_are_one_line_errors() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port().to_string();
+    let e = fails(&["serve", "--port", &port]);
+    assert!(e.contains("cannot listen on 127.0.0.1:"), "{e}");
+    let e = fails(&["serve", "--port", "0", "--www", "/no/such/folder"]);
+    assert!(e.contains("--www /no/such/folder is not a folder"), "{e}");
+    let e = fails(&["serve", "--host", "not a host", "--port", "0"]);
+    assert!(e.contains("cannot listen on not a host:0"), "{e}");
+    let o = bin().args(["serve", "--port", "70000"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
