@@ -19,7 +19,9 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 /// What the player's wasm is made from: a change to any of these rebuilds it.
 const SOURCES: &[&str] = &[
-    "web",
+    "web/src",
+    "web/www",
+    "web/Cargo.toml",
     "engine/src",
     "tasks/src",
     "tasks/data",

@@ -183,6 +183,41 @@ test('a two-ball task takes two drags', async () => {
   await close();
 });
 
+test('a ball dropped on a scene body is shown invalid, with the command line\'s reason', async () => {
+  // 00000:000's blue ball sits around (200, 70) px, y up (its picture: the scene test's).
+  const { page, problems, close } = await open('?task=00000:000');
+  const box = await page.locator('#overlay').boundingBox();
+  await page.mouse.move(box.x + 2 * 200, box.y + 2 * (256 - 70));
+  await page.mouse.down();
+  await page.mouse.move(box.x + 2 * 210, box.y + 2 * (256 - 70), { steps: 3 });
+  await page.mouse.up();
+  const c = await current(page);
+  const want = cli('simulate', '00000:000', '--action', c.action.join(','), '--json');
+  assert.equal(want.status, 'INVALID');
+  assert.equal(c.validity, `Invalid: ${want.reason}.`);
+  // Play refuses it with a message, and nothing runs.
+  await page.click('#play');
+  assert.match((await current(page)).message, /invalid/i);
+  assert.equal((await current(page)).playing, false);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('the template\'s thumbnails open a task', async () => {
+  for (const [query, count, pick] of [['?task=00003:000', 100, 7], ['?task=phyq:2_1_3:00001', 100, 41]]) {
+    const { page, problems, close } = await open(query);
+    await page.click('#show-grid');
+    await waitFor(page, (n) => document.querySelectorAll('#thumbs button').length === n, count);
+    const label = await page.locator('#thumbs button span').nth(pick).textContent();
+    await page.locator('#thumbs button').nth(pick).click();
+    const c = await current(page);
+    assert.equal(c.task, label);
+    assert.ok(!(await page.locator('#grid').evaluate((d) => d.open)), 'the grid closed');
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});
+
 test('a screenshot of the initial scene is the picture rephyre render draws (both tiers)', async () => {
   for (const [query, args] of [
     ['?task=00012:034', ['00012:034', '--scale', '2']],
