@@ -21,6 +21,7 @@
 //! tensor's values as little-endian f32, in the header's order.
 
 use super::device::{plain_device, single_threaded, train_device};
+use super::file;
 use super::network::{init_weights, load_tensors, tensors};
 use super::training::bce;
 use crate::phyq::{Draws, ShotAgent};
@@ -35,7 +36,6 @@ use phyq::game::{Game, PixelShot, PlayError, Shot};
 use phyq::picture::{render, Framing};
 use phyq::{BirdKind, Level, Material};
 use serde::{Deserialize, Serialize};
-use std::io::Write as _;
 use std::path::Path;
 
 /// Grid of the observation: columns, rows.
@@ -351,6 +351,19 @@ pub struct Model {
 
 const MAGIC: &str = "rephyre-phyq-dqn-model 1";
 
+/// The shapes of a [`QNet`]'s tensors of `hidden` units, in order (weight, bias of each layer).
+fn shapes(hidden: usize) -> Vec<Vec<usize>> {
+    let h = hidden;
+    vec![
+        vec![OBS_LEN, h],
+        vec![h],
+        vec![h, h],
+        vec![h],
+        vec![h, ACTIONS],
+        vec![ACTIONS],
+    ]
+}
+
 impl Model {
     /// Logits of one observation ([`OBS_LEN`] bytes), one per action.
     pub fn q(&self, obs: &[u8]) -> Vec<f32> {
@@ -396,60 +409,25 @@ impl Model {
             .flat_map(|l| [vec![l.d_in, l.d_out], vec![l.d_out]])
             .collect();
         let json = serde_json::to_string(&header).unwrap_or_default();
-        let mut bytes = Vec::new();
-        let _ = writeln!(bytes, "{MAGIC}\n{json}");
-        for l in &self.layers {
-            for v in l.weight.iter().chain(&l.bias) {
-                bytes.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        bytes
+        let values = self
+            .layers
+            .iter()
+            .flat_map(|l| [l.weight.as_slice(), l.bias.as_slice()]);
+        file::encode(MAGIC, &json, values)
     }
 
     /// A model from a file's bytes; `Err` says why they are not one.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, String> {
-        let mut lines = bytes.splitn(3, |&b| b == b'\n');
-        if lines.next() != Some(MAGIC.as_bytes()) {
-            return Err(format!("no `{MAGIC}` line"));
-        }
-        let header: Header = serde_json::from_slice(lines.next().unwrap_or_default())
-            .map_err(|e| format!("header: {e}"))?;
-        let h = header.config.hidden;
-        let want = vec![
-            vec![OBS_LEN, h],
-            vec![h],
-            vec![h, h],
-            vec![h],
-            vec![h, ACTIONS],
-            vec![ACTIONS],
-        ];
+        let (header, data) = file::split(bytes, MAGIC)?;
+        let header: Header = serde_json::from_slice(header).map_err(|e| format!("header: {e}"))?;
+        let want = shapes(header.config.hidden);
         if header.shapes != want {
             return Err(format!(
                 "tensor shapes {:?}, where this rephyre's network has {want:?}",
                 header.shapes
             ));
         }
-        let data = lines.next().unwrap_or_default();
-        let total: usize = want.iter().map(|s| s.iter().product::<usize>()).sum();
-        if data.len() != 4 * total {
-            return Err(format!(
-                "{} bytes of weights where the header needs {}",
-                data.len(),
-                4 * total
-            ));
-        }
-        let mut floats = data
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let t: Vec<(Vec<usize>, Vec<f32>)> = want
-            .iter()
-            .map(|s| {
-                (
-                    s.clone(),
-                    floats.by_ref().take(s.iter().product()).collect(),
-                )
-            })
-            .collect();
+        let t = file::read_tensors(&want, data)?;
         Ok(Model {
             header,
             layers: layers_of(t),
