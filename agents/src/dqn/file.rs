@@ -78,7 +78,7 @@ pub fn load(path: &Path) -> Result<(Header, Net), String> {
 
 /// The bytes of a file of this layout (module doc): the line `magic`, the line `header` (JSON),
 /// then `values` one after the other as little-endian f32. The layout of both model files (this
-/// one and the Phy-Q DQN's).
+/// one and the Phy-Q DQN's) and of the Phy-Q DQN's training checkpoint.
 pub(crate) fn encode<'a>(
     magic: &str,
     header: &str,
