@@ -657,14 +657,45 @@ impl Model {
 #[derive(Clone, Debug)]
 pub struct PhyqDqn {
     pub model: Model,
-    /// Identifies the weights (hash of the model file's bytes), for run fingerprints.
+    /// Identifies the weights (FNV-1a of the model file's bytes), for run fingerprints.
     pub id: u64,
+    /// The model file's header line (JSON), as part files record it.
+    header: String,
 }
 
 impl PhyqDqn {
+    /// The agent of a model in memory (e.g. just trained): identified by the file
+    /// [`Model::save`] writes of it.
     pub fn new(model: Model) -> PhyqDqn {
-        let id = tasks::rng::fnv64(&model.to_bytes());
-        PhyqDqn { model, id }
+        let bytes = model.to_bytes();
+        PhyqDqn::of_file(model, &bytes)
+    }
+
+    /// The agent of a model file, identified by the file's bytes. Not by the model read and
+    /// written again: serde_json's default float parsing may read a header number (the final
+    /// loss) one bit off, so the rewritten bytes can differ from the file's.
+    pub fn load(path: &Path) -> Result<PhyqDqn, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let model = Model::from_bytes(&bytes)
+            .map_err(|why| format!("{} is not a rephyre Phy-Q DQN model: {why}", path.display()))?;
+        Ok(PhyqDqn::of_file(model, &bytes))
+    }
+
+    /// `model`, whose file has these `bytes`.
+    fn of_file(model: Model, bytes: &[u8]) -> PhyqDqn {
+        let header = file::split(bytes, MAGIC).map_or(&[][..], |(h, _)| h);
+        PhyqDqn {
+            id: tasks::rng::fnv64(bytes),
+            header: String::from_utf8_lossy(header).into_owned(),
+            model,
+        }
+    }
+
+    /// The model's digest: FNV-1a of its file's bytes, 16 hex digits (what part files and
+    /// run fingerprints name it by).
+    pub fn digest(&self) -> String {
+        format!("{:016x}", self.id)
     }
 }
 
@@ -674,7 +705,14 @@ impl ShotAgent for PhyqDqn {
     }
 
     fn fingerprint(&self) -> String {
-        format!("model {:016x}", self.id)
+        format!("model {}", self.digest())
+    }
+
+    fn record(&self) -> Vec<(String, String)> {
+        vec![
+            ("model".to_string(), self.digest()),
+            ("model_header".to_string(), self.header.clone()),
+        ]
     }
 
     fn shot(&self, game: &Game, level: &Level, _: &mut Draws) -> Result<PixelShot, PlayError> {
@@ -906,6 +944,26 @@ mod tests {
             e.contains("is not a rephyre Phy-Q DQN model: header"),
             "{e}"
         );
+        let e = PhyqDqn::load(&path).unwrap_err();
+        assert!(
+            e.contains("is not a rephyre Phy-Q DQN model: header"),
+            "{e}"
+        );
+        // The agent of a model and the agent of its file are the same agent: digest and
+        // record. Also for a final loss that serde_json reads back one bit off by default.
+        let mut model = model;
+        model.header.summary.final_loss = 0.11129142120480537;
+        let good = dir.join("good.model");
+        model.save(&good).expect("saves");
+        let (trained, loaded) = (PhyqDqn::new(model), PhyqDqn::load(&good).expect("loads"));
+        assert_eq!(trained.digest(), loaded.digest());
+        assert_eq!(trained.fingerprint(), loaded.fingerprint());
+        assert_eq!(trained.record(), loaded.record());
+        assert_eq!(
+            loaded.id,
+            tasks::rng::fnv64(&std::fs::read(&good).expect("reads"))
+        );
+        assert_eq!(loaded.record()[0], ("model".to_string(), loaded.digest()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
