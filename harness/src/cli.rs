@@ -1025,14 +1025,17 @@ const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
   rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
   rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
   rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
+  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --out dqn.csv --checkpoint c.ckpt --resume
 
 Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
 templates), all (every task given; levels imported without a template). Only test tasks are
 played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
 1-80 of every template; broad: the training templates) with the simulator and trains its network
 on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
-model file; at test time it shoots from the picture alone. --json prints one last line with pass_rate, per_scenario and, for
-broad, phyq_score (this project's random agent as the zero).";
+model file; at test time it shoots from the picture alone. With --checkpoint F the collection
+is saved to F.collect as each task finishes and the training to F.train every few seconds;
+--resume goes on from them to the same model bytes. --json prints one last line with
+pass_rate, per_scenario and, for broad, phyq_score (this project's random agent as the zero).";
 
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]

@@ -290,27 +290,7 @@ impl TaskJob for Job {
     }
 
     fn fingerprint(&self) -> String {
-        let mut content = Vec::new();
-        for t in &self.tasks {
-            content.extend_from_slice(t.id.to_string().as_bytes());
-            content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
-        }
-        let agent = self.agent.fingerprint();
-        let agent = if agent.is_empty() {
-            agent
-        } else {
-            format!(" {agent}")
-        };
-        format!(
-            "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
-            env!("CARGO_PKG_VERSION"),
-            self.params.agent.word(),
-            self.params.setting.word(),
-            self.params.attempts,
-            self.params.seed,
-            self.tasks.len(),
-            fnv64(&content)
-        )
+        fingerprint_of(&self.params, &self.tasks, &self.agent.fingerprint())
     }
 
     fn advance(&self, task: usize, state: &mut State) -> bool {
@@ -340,6 +320,60 @@ impl TaskJob for Job {
     fn simulations(&self, state: &State) -> u64 {
         state.shots
     }
+}
+
+/// The fingerprint of a job of `params` on `tasks` played by an agent of fingerprint `agent`.
+fn fingerprint_of(params: &Params, tasks: &[EvalTask], agent: &str) -> String {
+    let mut content = Vec::new();
+    for t in tasks {
+        content.extend_from_slice(t.id.to_string().as_bytes());
+        content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
+    }
+    let agent = if agent.is_empty() {
+        String::new()
+    } else {
+        format!(" {agent}")
+    };
+    format!(
+        "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
+        env!("CARGO_PKG_VERSION"),
+        params.agent.word(),
+        params.setting.word(),
+        params.attempts,
+        params.seed,
+        tasks.len(),
+        fnv64(&content)
+    )
+}
+
+/// Refuse, before the agent exists (a DQN to train or to read), the checkpoint of `cfg` that
+/// the run (or its shard `shard`) would refuse on `--resume` for anything but the agent's own
+/// fingerprint: its options and its tasks. A learned agent's run (its agent has a fingerprint
+/// of its own) can so refuse it before any training; the agent's part is checked when the run
+/// starts.
+pub fn check_resume(
+    entries: &[Entry],
+    params: Params,
+    shard: Option<Shard>,
+    cfg: &RunConfig,
+) -> Result<()> {
+    let Some(path) = cfg.checkpoint.as_ref().filter(|_| cfg.resume) else {
+        return Ok(());
+    };
+    // The agent's fingerprint is a hole: what is before and after it must match.
+    const HOLE: &str = "\u{0}";
+    let tasks = test_tasks(entries, params.setting)?;
+    let want = fingerprint_of(&params, &tasks, HOLE);
+    let want = match shard {
+        Some(s) => shard::shard_fingerprint(&want, s),
+        None => want,
+    };
+    let (before, after) = want.split_once(HOLE).unwrap_or((&want, ""));
+    runner::check_checkpoint(path, |saved| {
+        saved.len() >= before.len() + after.len()
+            && saved.starts_with(before)
+            && saved.ends_with(after)
+    })
 }
 
 /// The job of `params` on the test tasks of its setting among `entries` (an agent defined by

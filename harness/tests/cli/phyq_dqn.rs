@@ -1,26 +1,33 @@
 //! `phyq-eval --agent dqn` end to end on a handful of levels: trained on the setting's training
-//! tasks, written to --model and read back, the same on any thread count; bad models and
-//! options are one-line errors.
+//! tasks, written to --model and read back, the same on any thread count; killed in training
+//! and resumed to the same model and CSV; bad models and options are one-line errors.
 
-use super::common::{fails, ok, ok_stderr, s};
+use super::common::{bin, fails, ok, ok_stderr, s};
 use phyq::levelset::LevelSet;
 use phyq::LevelId;
 use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
 
-/// A level-set file of the first template's tasks 1 to 3 (local training) and 81 (local test).
-fn few_levels(dir: &Path) -> String {
+/// A level-set file `name` of the first template's tasks whose index `keep` keeps (local:
+/// 1-80 train, 81-100 test).
+fn levels(dir: &Path, name: &str, keep: impl Fn(u32) -> bool) -> String {
     let entries: Vec<_> = phyq::generator::builtin_tasks()
         .entries()
         .iter()
         .take(100)
-        .filter(|e| matches!(e.id, LevelId::Coded { index, .. } if index <= 3 || index == 81))
+        .filter(|e| matches!(e.id, LevelId::Coded { index, .. } if keep(index)))
         .cloned()
         .collect();
-    assert_eq!(entries.len(), 4);
-    let path = dir.join("few.levels");
+    let path = dir.join(name);
     let set = LevelSet::new(entries).expect("a level set");
     std::fs::write(&path, set.to_bytes()).expect("write the levels");
     s(&path).to_string()
+}
+
+/// The first template's tasks 1 to 3 (local training) and 81 (local test).
+fn few_levels(dir: &Path) -> String {
+    levels(dir, "few.levels", |i| i <= 3 || i == 81)
 }
 
 const TINY: [&str; 6] = [
@@ -121,4 +128,157 @@ fn bad_dqn_runs_fail_with_one_line() {
         .concat(),
     );
     assert!(e.contains("--dqn-explore must be 1 to 50"), "{e}");
+}
+
+/// `phyq-eval --agent dqn --setting local` on `levels` with `threads`, then `rest`.
+fn dqn<'a>(levels: &'a str, threads: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "--tasks",
+        levels,
+        "--threads",
+        threads,
+        "phyq-eval",
+        "--agent",
+        "dqn",
+        "--setting",
+        "local",
+    ];
+    v.extend_from_slice(rest);
+    v
+}
+
+/// A training long enough to be stopped in the middle (a few seconds at most).
+const LONGER: [&str; 6] = [
+    "--dqn-updates",
+    "2000",
+    "--dqn-hidden",
+    "16",
+    "--dqn-explore",
+    "2",
+];
+
+/// The updates a training checkpoint file holds, when it is one.
+fn updates_in(path: &Path) -> Option<u64> {
+    let bytes = std::fs::read(path).ok()?;
+    let header = bytes.split(|&b| b == b'\n').nth(1)?;
+    let v: serde_json::Value = serde_json::from_slice(header).ok()?;
+    v["updates"].as_u64()
+}
+
+#[test]
+fn a_dqn_run_killed_in_training_resumes_to_the_same_model_and_csv() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let levels = few_levels(dir.path());
+    let p = |n: &str| dir.path().join(n);
+    let (m1, c1, m2, c2, ckpt) = (
+        p("1.model"),
+        p("1.csv"),
+        p("2.model"),
+        p("2.csv"),
+        p("r.ckpt"),
+    );
+    let mut first = dqn(&levels, "1", &LONGER);
+    first.extend(["--model", s(&m1), "--out", s(&c1)]);
+    ok(&first);
+    // The same run checkpointed every 50 ms, stopped (SIGSTOP) in slices of 20 ms while its
+    // checkpoint is read, so it cannot finish unseen however slow or busy the machine is, and
+    // killed (SIGKILL) once the training's checkpoint holds part of the updates.
+    let mut args: Vec<String> = dqn(&levels, "2", &LONGER)
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    for a in [
+        "--model",
+        s(&m2),
+        "--out",
+        s(&c2),
+        "--checkpoint",
+        s(&ckpt),
+        "--checkpoint-secs",
+        "0.05",
+    ] {
+        args.push(a.to_string());
+    }
+    let mut child = bin()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: kill(2) with a valid signal on our own child, which is not reaped before the end.
+    let signal = |sig: libc::c_int| assert_eq!(unsafe { libc::kill(pid, sig) }, 0, "kill {sig}");
+    let train = p("r.ckpt.train");
+    signal(libc::SIGSTOP);
+    let mut slices = 0;
+    let partial = loop {
+        signal(libc::SIGCONT);
+        std::thread::sleep(Duration::from_millis(20));
+        signal(libc::SIGSTOP);
+        assert!(
+            child.try_wait().expect("waits").is_none(),
+            "the run finished before a partial training checkpoint was seen"
+        );
+        if let Some(u) = updates_in(&train).filter(|&u| u > 0 && u < 2000) {
+            break u;
+        }
+        slices += 1;
+        assert!(
+            slices < 6000,
+            "no partial checkpoint in 6000 slices of 20 ms"
+        );
+    };
+    child.kill().expect("SIGKILL"); // which a stopped process receives too
+    child.wait().expect("reaped");
+    assert!(
+        !m2.exists() && !c2.exists(),
+        "a killed run wrote its model or CSV"
+    );
+    assert!(p("r.ckpt.collect").exists(), "no collection checkpoint");
+    // Resumed with other options it is refused; with the same ones (on another thread count)
+    // it goes on from the checkpoint to the uninterrupted run's model and CSV.
+    let mut other = args.clone();
+    let at = other
+        .iter()
+        .position(|a| a == "--dqn-updates")
+        .expect("the option");
+    other[at + 1] = "1999".into();
+    other.push("--resume".into());
+    let other: Vec<&str> = other.iter().map(String::as_str).collect();
+    let e = fails(&other);
+    assert!(e.contains("was written by a different run"), "{e}");
+    let mut resumed: Vec<&str> = args.iter().map(String::as_str).collect();
+    resumed[3] = "1";
+    resumed.push("--resume");
+    let said = ok_stderr(&resumed);
+    assert!(
+        said.contains("resuming from checkpoint") && said.contains("r.ckpt.train: "),
+        "{said}"
+    );
+    let done: u64 = said
+        .split("r.ckpt.train: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the updates done");
+    assert!(
+        done >= partial && done < 2000,
+        "{done} after {partial}: {said}"
+    );
+    assert_eq!(
+        std::fs::read(&m2).expect("model"),
+        std::fs::read(&m1).expect("model"),
+        "resumed model differs"
+    );
+    assert_eq!(
+        std::fs::read(&c2).expect("csv"),
+        std::fs::read(&c1).expect("csv"),
+        "resumed CSV differs"
+    );
+    // The evaluation's checkpoint of other options is refused too, in one line, before the
+    // model is read.
+    let mut attempts = resumed.clone();
+    attempts.extend(["--attempts", "2"]);
+    let e = fails(&attempts);
+    assert!(e.contains("r.ckpt was written by a different run"), "{e}");
 }
