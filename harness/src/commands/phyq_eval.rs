@@ -3,7 +3,8 @@
 //! prints the figures. With `--shard K/N` it runs part K of N and writes the part file to
 //! `--out`; `rephyre merge` turns the parts into the same report. `--agent dqn` first trains
 //! its model ([`studies::phyq_dqn`], checkpointed with the run's `--checkpoint`, progress bars
-//! for the collection and the updates) or reads it from `--model`.
+//! for the collection and the updates) or reads it from `--model`; `--train-only` stops once
+//! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::{CheckpointArgs, PhyqEvalArgs};
@@ -15,7 +16,7 @@ use anyhow::bail;
 use anyhow::{Context, Result};
 use phyq::levelset::{Entry, LevelSet};
 use phyq::playdata::SCENARIOS;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 use studies::files::write_atomic;
@@ -48,13 +49,23 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         a.attempts,
         a.seed,
     )?;
-    if params.agent != AgentName::Dqn && a.dqn.model.is_some() {
-        bail!("--model is for --agent dqn");
+    if params.agent != AgentName::Dqn {
+        if a.dqn.train_only {
+            bail!("--train-only is for --agent dqn");
+        }
+        if a.dqn.model.is_some() {
+            bail!("--model is for --agent dqn");
+        }
     }
-    let mut outputs = vec![a.out.as_path()];
+    if params.agent == AgentName::Dqn && a.ckpt.shard.is_some() {
+        shard_needs_model(&params, a.dqn.model.as_deref())?;
+    }
+    let mut outputs = Vec::new();
+    outputs.extend(a.out.as_deref());
     outputs.extend(a.summary.as_deref());
     outputs.extend(a.plot.as_deref());
     outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.dqn.model.as_deref().filter(|_| a.dqn.train_only));
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;
     let entries = entries(ctx)?;
@@ -63,10 +74,15 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         studies::phyq_eval::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
     }
     let agent = match params.agent {
-        AgentName::Dqn => dqn_agent(ctx, &entries, &params, &a)?,
+        AgentName::Dqn => match dqn_agent(ctx, &entries, &params, &a)? {
+            Some(agent) => agent,
+            // --train-only: the model is written.
+            None => return Ok(()),
+        },
         _ => builtin(params.agent)?,
     };
-    let out = a.out.as_path();
+    // clap asks for --out unless --train-only, which has returned above.
+    let out = a.out.as_deref().context("--out is needed")?;
     if let Some(shard) = a.ckpt.shard {
         super::shard_part::no_report_options(&[
             ("--summary", a.summary.is_some()),
@@ -89,15 +105,32 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     )
 }
 
+/// A shard of a dqn run evaluates a trained model: every shard training its own would train
+/// the same model N times.
+pub(crate) fn shard_needs_model(params: &Params, model: Option<&Path>) -> Result<()> {
+    let train = format!(
+        "train it once first: rephyre phyq-eval --agent dqn --setting {} --model FILE --train-only",
+        params.setting.word()
+    );
+    match model {
+        Some(path) if path.exists() => Ok(()),
+        Some(path) => bail!(
+            "--shard with --agent dqn evaluates a trained model, and --model {} does not exist ({train})",
+            path.display()
+        ),
+        None => bail!("--shard with --agent dqn evaluates a trained model: name it with --model ({train})"),
+    }
+}
+
 /// The DQN: read from `--model` when it exists, else trained on the setting's training tasks
 /// (checkpointed with `--checkpoint F`: the collection in F.collect, the training in F.train)
-/// and written to `--model` when named.
+/// and written to `--model` when named. `None` with `--train-only`, once the model is written.
 fn dqn_agent(
     ctx: &Ctx,
     entries: &[Entry],
     params: &Params,
     a: &PhyqEvalArgs,
-) -> Result<SharedAgent> {
+) -> Result<Option<SharedAgent>> {
     let d = &a.dqn;
     if let Some(path) = d.model.as_deref().filter(|p| p.exists()) {
         let agent = PhyqDqn::load(path).map_err(anyhow::Error::msg)?;
@@ -107,7 +140,11 @@ fn dqn_agent(
             agent.digest(),
             agent.model.header.trained_on
         );
-        return Ok(Arc::new(agent));
+        if d.train_only {
+            eprintln!("dqn: {} exists already: nothing to train", path.display());
+            return Ok(None);
+        }
+        return Ok(Some(Arc::new(agent)));
     }
     let mut p = phyq_dqn::Params::new(params.setting, d.dqn_seed);
     p.episodes = d.dqn_episodes;
@@ -152,7 +189,10 @@ fn dqn_agent(
             agent.digest()
         );
     }
-    Ok(Arc::new(agent))
+    if d.train_only {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(agent)))
 }
 
 /// The collection's progress: the line that says what it collects, once its checkpoint is
@@ -284,6 +324,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
 };
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    studies::phyq_eval::check_same_model(parts)?;
     let (job, states) = studies::phyq_eval::merge(&entries(ctx)?, read_parts(parts)?)?;
     report(&job, &states, o)
 }
