@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;
     let entries = entries(ctx)?;
-    if params.agent == AgentName::Dqn {
+    if params.agent == AgentName::Dqn && !a.dqn.train_only {
         // Before the model is trained or read: a resume of other options is one line.
         studies::phyq_eval::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
     }

@@ -317,6 +317,28 @@ fn train_only_writes_the_model_and_no_report() {
     // Again: the model is there, nothing to train.
     let said = ok_stderr(&train);
     assert!(said.contains("exists already: nothing to train"), "{said}");
+    // Checkpointed, it keeps the training's files only: F itself (an evaluation's checkpoint,
+    // here another run's) is neither read nor written.
+    let ckpt = p("t.ckpt");
+    let foreign = r#"{"format":"rephyre-checkpoint-1","fingerprint":"another run","tasks":[]}"#;
+    std::fs::write(&ckpt, foreign).expect("write");
+    let m3 = p("3.model");
+    let mut checkpointed = dqn(&levels, "1", &TINY);
+    checkpointed.extend([
+        "--model",
+        s(&m3),
+        "--train-only",
+        "--checkpoint",
+        s(&ckpt),
+        "--resume",
+    ]);
+    ok(&checkpointed);
+    assert_eq!(
+        std::fs::read(&m3).expect("model"),
+        std::fs::read(&m1).expect("model")
+    );
+    assert_eq!(std::fs::read_to_string(&ckpt).expect("F"), foreign);
+    assert!(p("t.ckpt.collect").exists() && p("t.ckpt.train").exists());
     // It writes a model and nothing else: without --model, or with a report, it is refused.
     let e = fails(&dqn(&levels, "1", &["--train-only"]));
     assert!(e.contains("--model"), "{e}");
