@@ -71,6 +71,13 @@ pub trait ShotAgent: Sync {
     fn fingerprint(&self) -> String {
         String::new()
     }
+    /// What a sharded run's part files record of the agent besides its name, as (argument,
+    /// value) pairs: enough for a merge, which plays nothing, to know the agent without it (a
+    /// learned agent: its model's digest and header); empty for the agents defined by their
+    /// name.
+    fn record(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The shot for the next bird of `game` (between shots: the world at rest, a bird left) on
     /// `level` (the level in play), from this attempt's `draws`.
     fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError>;

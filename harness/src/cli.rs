@@ -1057,14 +1057,20 @@ const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
   rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
   rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
   rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
+  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --train-only --checkpoint t.ckpt --resume
+  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --shard 2/8 --out part-2.json
 
 Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
 templates), all (every task given; levels imported without a template). Only test tasks are
 played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
 1-80 of every template; broad: the training templates) with the simulator and trains its network
 on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
-model file; at test time it shoots from the picture alone. --json prints one last line with pass_rate, per_scenario and, for
-broad, phyq_score (this project's random agent as the zero).";
+model file; at test time it shoots from the picture alone. With --checkpoint F the collection
+is saved to F.collect as each task finishes and the training to F.train every few seconds;
+--resume goes on from them to the same model bytes. --train-only writes the model and stops; a
+--shard run of the dqn evaluates the existing --model (train it first), and rephyre merge
+refuses parts of different models. --json prints one last line with pass_rate, per_scenario
+and, for broad, phyq_score (this project's random agent as the zero).";
 
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]
@@ -1083,8 +1089,8 @@ pub struct PhyqEvalArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// CSV of per-task results; with --shard, the shard's part file.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "train_only")]
+    pub out: Option<PathBuf>,
     /// Markdown report: per scenario beside the paper's humans and agents, per template, the
     /// Phy-Q score.
     #[arg(long, value_name = "FILE")]
@@ -1129,6 +1135,10 @@ pub struct PhyqDqnArgs {
     /// Collect on every N-th training task only.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub dqn_stride: usize,
+    /// Train the DQN, write it to --model and stop (no evaluation; evaluate it afterwards,
+    /// e.g. in shards with --shard K/N --model FILE).
+    #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
+    pub train_only: bool,
 }
 
 /// Parse a tier name for clap.

@@ -77,4 +77,7 @@ impl agents::dqn::TrainProgress for TrainingBar {
         self.bar.set_message(format!("loss {new:.3}"));
         self.bar.inc(1);
     }
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

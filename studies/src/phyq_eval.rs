@@ -10,7 +10,9 @@
 //! A task is played `attempts` times (the paper: random 50, heuristics 5); its pass rate is the
 //! share of attempts that pass. Each attempt's random numbers depend only on (seed, task id,
 //! attempt), and one runner task is one level advanced one attempt at a time, so a run
-//! checkpoints, resumes, shards and merges to the same bytes on any thread count.
+//! checkpoints, resumes, shards and merges to the same bytes on any thread count. The DQN's
+//! shards evaluate one trained model, whose digest and header their part files record; the
+//! merge refuses parts of different models ([`check_same_model`]).
 //!
 //! The Phy-Q score (the paper's equations 1–2) is computed over scenarios 3–15 with the paper's
 //! human means and standard deviations (`phyq::playdata`) and, for the random agent's Z, this
@@ -20,7 +22,7 @@ use crate::runner::{self, RunConfig, TaskJob};
 use crate::shard::{self, arg, Args, Merged, Part, Shard};
 use agents::phyq::{play, Draws, Optimal, PigShooter, Random, ShotAgent};
 use anyhow::{bail, Result};
-use phyq::game::format_shots;
+use phyq::game::{format_shots, Game, PixelShot, PlayError};
 use phyq::generator::template_of;
 use phyq::levelset::Entry;
 use phyq::playdata::{humans, SCENARIOS};
@@ -290,27 +292,7 @@ impl TaskJob for Job {
     }
 
     fn fingerprint(&self) -> String {
-        let mut content = Vec::new();
-        for t in &self.tasks {
-            content.extend_from_slice(t.id.to_string().as_bytes());
-            content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
-        }
-        let agent = self.agent.fingerprint();
-        let agent = if agent.is_empty() {
-            agent
-        } else {
-            format!(" {agent}")
-        };
-        format!(
-            "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
-            env!("CARGO_PKG_VERSION"),
-            self.params.agent.word(),
-            self.params.setting.word(),
-            self.params.attempts,
-            self.params.seed,
-            self.tasks.len(),
-            fnv64(&content)
-        )
+        fingerprint_of(&self.params, &self.tasks, &self.agent.fingerprint())
     }
 
     fn advance(&self, task: usize, state: &mut State) -> bool {
@@ -340,6 +322,60 @@ impl TaskJob for Job {
     fn simulations(&self, state: &State) -> u64 {
         state.shots
     }
+}
+
+/// The fingerprint of a job of `params` on `tasks` played by an agent of fingerprint `agent`.
+fn fingerprint_of(params: &Params, tasks: &[EvalTask], agent: &str) -> String {
+    let mut content = Vec::new();
+    for t in tasks {
+        content.extend_from_slice(t.id.to_string().as_bytes());
+        content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
+    }
+    let agent = if agent.is_empty() {
+        String::new()
+    } else {
+        format!(" {agent}")
+    };
+    format!(
+        "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
+        env!("CARGO_PKG_VERSION"),
+        params.agent.word(),
+        params.setting.word(),
+        params.attempts,
+        params.seed,
+        tasks.len(),
+        fnv64(&content)
+    )
+}
+
+/// Refuse, before the agent exists (a DQN to train or to read), the checkpoint of `cfg` that
+/// the run (or its shard `shard`) would refuse on `--resume` for anything but the agent's own
+/// fingerprint: its options and its tasks. A learned agent's run (its agent has a fingerprint
+/// of its own) can so refuse it before any training; the agent's part is checked when the run
+/// starts.
+pub fn check_resume(
+    entries: &[Entry],
+    params: Params,
+    shard: Option<Shard>,
+    cfg: &RunConfig,
+) -> Result<()> {
+    let Some(path) = cfg.checkpoint.as_ref().filter(|_| cfg.resume) else {
+        return Ok(());
+    };
+    // The agent's fingerprint is a hole: what is before and after it must match.
+    const HOLE: &str = "\u{0}";
+    let tasks = test_tasks(entries, params.setting)?;
+    let want = fingerprint_of(&params, &tasks, HOLE);
+    let want = match shard {
+        Some(s) => shard::shard_fingerprint(&want, s),
+        None => want,
+    };
+    let (before, after) = want.split_once(HOLE).unwrap_or((&want, ""));
+    runner::check_checkpoint(path, |saved| {
+        saved.len() >= before.len() + after.len()
+            && saved.starts_with(before)
+            && saved.ends_with(after)
+    })
 }
 
 /// The job of `params` on the test tasks of its setting among `entries` (an agent defined by
@@ -391,7 +427,72 @@ pub fn run_shard(
 ) -> Result<Part<State>> {
     let job = job_with(entries, params, agent)?;
     let ids = job.tasks.iter().map(|t| t.id.to_string()).collect();
-    shard::run_shard_of(&job, COMMAND, params.args(), ids, shard, cfg)
+    let mut args = params.args();
+    args.extend(job.agent.record());
+    shard::run_shard_of(&job, COMMAND, args, ids, shard, cfg)
+}
+
+/// The agent of a merged run that its parts name by a record (the DQN: its model's digest):
+/// in the rebuilt job it completes the fingerprint, which the merge checks; a merge plays
+/// nothing, so it never shoots.
+struct Recorded {
+    name: &'static str,
+    fingerprint: String,
+}
+
+impl ShotAgent for Recorded {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+
+    fn shot(&self, _: &Game, _: &Level, _: &mut Draws) -> Result<PixelShot, PlayError> {
+        unreachable!("the agent of a merged run is known by its parts' record and plays nothing")
+    }
+}
+
+/// The agent of the parts' arguments `args` of a run of `name`: the built-in one, or for the
+/// DQN the model the parts recorded.
+fn merged_agent(name: AgentName, args: &Args) -> Result<SharedAgent> {
+    match name {
+        AgentName::Dqn => Ok(Arc::new(Recorded {
+            name: name.word(),
+            fingerprint: format!("model {}", arg::<String>(args, "model")?),
+        })),
+        _ => builtin(name),
+    }
+}
+
+/// Refuse parts of a dqn run evaluated with different models, naming the first part of
+/// another model than the first (before [`shard::read_parts`], whose message would list both
+/// models' headers).
+pub fn check_same_model(paths: &[PathBuf]) -> Result<()> {
+    let mut first: Option<(&PathBuf, Option<String>)> = None;
+    for p in paths {
+        let h = shard::read_header(p)?;
+        if h.run.command != COMMAND || h.run.args.get("agent").map(String::as_str) != Some("dqn") {
+            continue;
+        }
+        let model = h.run.args.get("model").cloned();
+        match &first {
+            None => first = Some((p, model)),
+            Some((p0, m0)) if *m0 != model => {
+                let name = |m: &Option<String>| m.as_deref().unwrap_or("none").to_string();
+                bail!(
+                    "part {} evaluates another DQN model (digest {}) than {} (digest {}); merge the parts of one model",
+                    p.display(),
+                    name(&model),
+                    p0.display(),
+                    name(m0)
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// The parts of a sharded run (checked by [`shard::read_parts`]) merged into the job and
@@ -399,10 +500,7 @@ pub fn run_shard(
 pub fn merge(entries: &[Entry], parts: Vec<(PathBuf, Part<State>)>) -> Result<(Job, Vec<State>)> {
     let merged = Merged::new(parts);
     let params = Params::from_args(merged.args())?;
-    if params.agent == AgentName::Dqn {
-        bail!("merging the parts of a dqn run is not supported yet (run it unsharded)");
-    }
-    let job = job(entries, params)?;
+    let job = job_with(entries, params, merged_agent(params.agent, merged.args())?)?;
     let ids: Vec<String> = job.tasks.iter().map(|t| t.id.to_string()).collect();
     if ids != merged.run.task_ids {
         bail!(

@@ -248,6 +248,25 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
         .collect())
 }
 
+/// Refuse the checkpoint at `path`, when there is one, as a resume of a job would whose
+/// fingerprint is known only in part (e.g. before the agent it plays is trained): `accept` says
+/// whether the checkpoint's fingerprint may be the job's. The refusal is the resume's.
+pub fn check_checkpoint(path: &Path, accept: impl Fn(&str) -> bool) -> Result<()> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let cp: Checkpoint<serde::de::IgnoredAny> = read_stamped(path, &CHECKPOINT, None)?;
+    if !accept(&cp.fingerprint) {
+        bail!(
+            "{} {} was written by a different {}",
+            CHECKPOINT.name,
+            path.display(),
+            CHECKPOINT.other_run
+        );
+    }
+    Ok(())
+}
+
 /// Write to `path` the checkpoint a finished run of `job` leaves behind, every task finished with
 /// its state of `states` (in task order): the same bytes as [`run`]'s last checkpoint, so a later
 /// run resumed from it has nothing left to do. Merged shards become a cache this way.

@@ -99,7 +99,7 @@ impl<J: TaskJob> TaskJob for Sharded<'_, J> {
     }
 
     fn fingerprint(&self) -> String {
-        format!("{} shard={}", self.job.fingerprint(), self.shard)
+        shard_fingerprint(&self.job.fingerprint(), self.shard)
     }
 
     fn advance(&self, task: usize, state: &mut J::State) -> bool {
@@ -114,6 +114,11 @@ impl<J: TaskJob> TaskJob for Sharded<'_, J> {
         self.job
             .restored_finished(self.tasks[task] as usize, saved, state)
     }
+}
+
+/// The fingerprint of shard `shard` of a job of fingerprint `job` (its checkpoint's).
+pub fn shard_fingerprint(job: &str, shard: Shard) -> String {
+    format!("{job} shard={shard}")
 }
 
 /// What identifies a run: the command, its canonical arguments and its tasks.

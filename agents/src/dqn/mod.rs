@@ -13,7 +13,8 @@
 //! * [`scoring`]: a network in inference mode, scoring a task's actions;
 //! * [`training`]: the optimiser, the training loop (deterministic, single-threaded kernels)
 //!   and the one rule of how a batch is drawn ([`training::draw_batch`]);
-//! * [`file`]: the model file format;
+//! * [`file`]: the model file format, and the writer and readers of its layout (shapes and
+//!   little-endian f32), which the Phy-Q DQN's files share;
 //! * [`agent`]: the [`crate::Agent`] implementations;
 //! * [`phyq`]: the DQN of Phy-Q (its own small network, observation, action set, training and
 //!   model file; the PHYRE files above are reused where they fit).

@@ -18,24 +18,26 @@
 //!   simulator. Training data is collected by `studies::phyq_dqn`, the only place that plays.
 //!
 //! Model file: one line `rephyre-phyq-dqn-model 1`, one line of JSON ([`Header`]), then every
-//! tensor's values as little-endian f32, in the header's order.
+//! tensor's values as little-endian f32, in the header's order (the layout of the PHYRE DQN's
+//! file, `super::file`). A training stopped part-way resumes exactly from a [`Snapshot`] (the
+//! weights, Adam's state and the losses so far; [`train_from`]).
 
 use super::device::{plain_device, single_threaded, train_device};
+use super::file;
 use super::network::{init_weights, load_tensors, tensors};
 use super::training::bce;
 use crate::phyq::{Draws, ShotAgent};
-use burn::module::Module;
+use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::nn::{Initializer, Linear, LinearConfig};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::relu;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Bytes, Device, Tensor, TensorData};
 use engine::{sin_cos, Fixed, Vec2};
 use phyq::colours::{fill, Painted};
 use phyq::game::{Game, PixelShot, PlayError, Shot};
 use phyq::picture::{render, Framing};
 use phyq::{BirdKind, Level, Material};
 use serde::{Deserialize, Serialize};
-use std::io::Write as _;
 use std::path::Path;
 
 /// Grid of the observation: columns, rows.
@@ -218,7 +220,160 @@ pub fn train(
     cfg: &Config,
     observations: &[Vec<u8>],
     experiences: &[Experience],
-    mut progress: impl FnMut(usize, f32) + Send,
+    progress: impl FnMut(usize, f32) + Send,
+) -> Result<Model, String> {
+    train_from(
+        cfg,
+        observations,
+        experiences,
+        None,
+        &mut EachLoss(progress),
+    )
+}
+
+/// What a training run tells its caller as it goes, and when it hands out a [`Snapshot`].
+pub trait Hooks: Send {
+    /// Update `u` (counted from 0) is done; `loss` was its batch's.
+    fn updated(&mut self, _u: usize, _loss: f32) {}
+    /// Whether to take a snapshot now, `done` updates in (asked after every update, the last
+    /// one included).
+    fn snapshot_due(&mut self, _done: usize) -> bool {
+        false
+    }
+    /// The snapshot asked for (e.g. to write a checkpoint); `Err` stops the training with it.
+    fn snapshot(&mut self, _snapshot: Snapshot) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Hooks that only hear each update's loss.
+struct EachLoss<F>(F);
+
+impl<F: FnMut(usize, f32) + Send> Hooks for EachLoss<F> {
+    fn updated(&mut self, u: usize, loss: f32) {
+        (self.0)(u, loss);
+    }
+}
+
+/// Where a training run stands after some updates, exactly: the network's weights, Adam's state
+/// (per parameter its two moments and its step count, as burn records them: the f32 values bit
+/// for bit) and the batch losses so far. [`train_from`] a snapshot gives the model bytes of the
+/// uninterrupted training; the batches are keyed by the update's number, so nothing else is
+/// needed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Updates done.
+    pub updates: usize,
+    /// Their batch losses, in order.
+    pub losses: Vec<f32>,
+    /// The network's tensors (weight and bias of each layer, in order).
+    weights: Vec<(Vec<usize>, Vec<f32>)>,
+    /// burn's record of the optimizer (burnpack bytes).
+    optimizer: Vec<u8>,
+}
+
+const SNAPSHOT_MAGIC: &str = "rephyre-phyq-dqn-training 1";
+
+/// The JSON line of a snapshot's file.
+#[derive(Serialize, Deserialize)]
+struct SnapshotHeader {
+    /// The caller's name for the training (options and data), checked on reading.
+    fingerprint: String,
+    updates: usize,
+    /// Shapes of the tensors after this line: the losses `[updates]`, then the network's.
+    shapes: Vec<Vec<usize>>,
+    /// Bytes of the optimizer's record, after the tensors.
+    optimizer_bytes: usize,
+    /// FNV-1a of everything after this line (a damaged file is refused before burn reads it).
+    digest: String,
+}
+
+impl Snapshot {
+    /// The file of this snapshot stamped with `fingerprint`: the line
+    /// `rephyre-phyq-dqn-training 1`, a JSON line, the losses and the weights as little-endian
+    /// f32 (the model file's layout), then the optimizer's record.
+    pub fn to_bytes(&self, fingerprint: &str) -> Vec<u8> {
+        let mut data = Vec::new();
+        file::push_values(
+            &mut data,
+            std::iter::once(self.losses.as_slice())
+                .chain(self.weights.iter().map(|(_, v)| v.as_slice())),
+        );
+        data.extend_from_slice(&self.optimizer);
+        let header = SnapshotHeader {
+            fingerprint: fingerprint.to_string(),
+            updates: self.updates,
+            shapes: std::iter::once(vec![self.losses.len()])
+                .chain(self.weights.iter().map(|(s, _)| s.clone()))
+                .collect(),
+            optimizer_bytes: self.optimizer.len(),
+            digest: format!("{:016x}", tasks::rng::fnv64(&data)),
+        };
+        let json = serde_json::to_string(&header).unwrap_or_default();
+        let mut bytes = format!("{SNAPSHOT_MAGIC}\n{json}\n").into_bytes();
+        bytes.extend_from_slice(&data);
+        bytes
+    }
+
+    /// The fingerprint and the snapshot of a file of [`Snapshot::to_bytes`]; `Err` says why the
+    /// bytes are not one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(String, Snapshot), String> {
+        let (header, data) = file::split(bytes, SNAPSHOT_MAGIC)?;
+        let h: SnapshotHeader =
+            serde_json::from_slice(header).map_err(|e| format!("header: {e}"))?;
+        if format!("{:016x}", tasks::rng::fnv64(data)) != h.digest {
+            return Err("damaged (its digest does not match)".into());
+        }
+        let Some(split) = data.len().checked_sub(h.optimizer_bytes) else {
+            return Err("shorter than its optimizer record".into());
+        };
+        let (values, optimizer) = data.split_at(split);
+        let mut tensors = file::read_tensors(&h.shapes, values)?.into_iter();
+        let losses = match tensors.next() {
+            Some((shape, losses)) if shape == [h.updates] => losses,
+            _ => return Err(format!("no losses of its {} updates", h.updates)),
+        };
+        Ok((
+            h.fingerprint,
+            Snapshot {
+                updates: h.updates,
+                losses,
+                weights: tensors.collect(),
+                optimizer: optimizer.to_vec(),
+            },
+        ))
+    }
+}
+
+/// Adam as the Phy-Q DQN trains with it.
+fn adam() -> ModuleOptimizer {
+    AdamConfig::new().with_epsilon(1e-8).init()
+}
+
+/// `net` with its parameters numbered 1, 2, … in order. burn keys an optimizer's state by
+/// parameter id and draws fresh ids for every network it builds; numbered, the network of a
+/// resumed training matches the record of the interrupted one.
+fn numbered(net: QNet) -> QNet {
+    struct Number(u64);
+    impl ModuleMapper for Number {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (_, value, mapper) = param.consume();
+            self.0 += 1;
+            Param::from_mapped_value(ParamId::from(self.0), value, mapper)
+        }
+    }
+    net.map(&mut Number(0))
+}
+
+/// [`train`], from `start` when given (a [`Snapshot`] of the same options and data: the
+/// updates after it are run and the model is the uninterrupted training's, bit for bit),
+/// telling `hooks` of each update and taking the snapshots it asks for.
+pub fn train_from(
+    cfg: &Config,
+    observations: &[Vec<u8>],
+    experiences: &[Experience],
+    start: Option<Snapshot>,
+    hooks: &mut dyn Hooks,
 ) -> Result<Model, String> {
     let passing: Vec<&Experience> = experiences.iter().filter(|e| e.passed).collect();
     let failing: Vec<&Experience> = experiences.iter().filter(|e| !e.passed).collect();
@@ -237,12 +392,31 @@ pub fn train(
             e.obs
         ));
     }
-    let (net, losses) = single_threaded(|| {
+    if let Some(s) = &start {
+        if s.updates > cfg.updates || s.losses.len() != s.updates {
+            return Err(format!(
+                "a snapshot after {} updates ({} losses) for a training of {}",
+                s.updates,
+                s.losses.len(),
+                cfg.updates
+            ));
+        }
+    }
+    let (net, losses) = single_threaded(|| -> Result<(QNet, Vec<f32>), String> {
         let device = train_device();
-        let mut net = QNet::new(cfg.hidden, cfg.seed, &device);
-        let mut optim: ModuleOptimizer = AdamConfig::new().with_epsilon(1e-8).init();
-        let mut losses = Vec::with_capacity(cfg.updates);
-        for u in 0..cfg.updates {
+        let fresh = QNet::new(cfg.hidden, cfg.seed, &device);
+        let (net, mut optim, mut losses) = match start {
+            None => (fresh, adam(), Vec::with_capacity(cfg.updates)),
+            Some(s) => {
+                let net = load_tensors(fresh, s.weights, &device)?;
+                let optim = adam()
+                    .from_bytes(Bytes::from_bytes_vec(s.optimizer))
+                    .map_err(|e| format!("the optimizer's state: {e}"))?;
+                (net, optim, s.losses)
+            }
+        };
+        let mut net = numbered(net);
+        for u in losses.len()..cfg.updates {
             let mut picked = Vec::with_capacity(2 * HALF_BATCH);
             let mut k = 0u64;
             let mut draw = |pool: &[&Experience], n: usize, picked: &mut Vec<Experience>| {
@@ -288,11 +462,22 @@ pub fn train(
                 .unwrap_or(f32::NAN);
             let grads = GradientsParams::from_grads(loss.backward(), &net);
             net = optim.step(cfg.lr, net, grads);
-            progress(u, value);
+            hooks.updated(u, value);
             losses.push(value);
+            if hooks.snapshot_due(u + 1) {
+                let optimizer = optim
+                    .into_bytes()
+                    .map_err(|e| format!("cannot record the optimizer's state: {e}"))?;
+                hooks.snapshot(Snapshot {
+                    updates: u + 1,
+                    losses: losses.clone(),
+                    weights: tensors(&net),
+                    optimizer: optimizer.to_vec(),
+                })?;
+            }
         }
-        (net, losses)
-    });
+        Ok((net, losses))
+    })?;
     let final_loss = super::training::final_loss(&losses);
     Ok(Model {
         header: Header {
@@ -351,6 +536,19 @@ pub struct Model {
 
 const MAGIC: &str = "rephyre-phyq-dqn-model 1";
 
+/// The shapes of a [`QNet`]'s tensors of `hidden` units, in order (weight, bias of each layer).
+fn shapes(hidden: usize) -> Vec<Vec<usize>> {
+    let h = hidden;
+    vec![
+        vec![OBS_LEN, h],
+        vec![h],
+        vec![h, h],
+        vec![h],
+        vec![h, ACTIONS],
+        vec![ACTIONS],
+    ]
+}
+
 impl Model {
     /// Logits of one observation ([`OBS_LEN`] bytes), one per action.
     pub fn q(&self, obs: &[u8]) -> Vec<f32> {
@@ -396,60 +594,25 @@ impl Model {
             .flat_map(|l| [vec![l.d_in, l.d_out], vec![l.d_out]])
             .collect();
         let json = serde_json::to_string(&header).unwrap_or_default();
-        let mut bytes = Vec::new();
-        let _ = writeln!(bytes, "{MAGIC}\n{json}");
-        for l in &self.layers {
-            for v in l.weight.iter().chain(&l.bias) {
-                bytes.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        bytes
+        let values = self
+            .layers
+            .iter()
+            .flat_map(|l| [l.weight.as_slice(), l.bias.as_slice()]);
+        file::encode(MAGIC, &json, values)
     }
 
     /// A model from a file's bytes; `Err` says why they are not one.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, String> {
-        let mut lines = bytes.splitn(3, |&b| b == b'\n');
-        if lines.next() != Some(MAGIC.as_bytes()) {
-            return Err(format!("no `{MAGIC}` line"));
-        }
-        let header: Header = serde_json::from_slice(lines.next().unwrap_or_default())
-            .map_err(|e| format!("header: {e}"))?;
-        let h = header.config.hidden;
-        let want = vec![
-            vec![OBS_LEN, h],
-            vec![h],
-            vec![h, h],
-            vec![h],
-            vec![h, ACTIONS],
-            vec![ACTIONS],
-        ];
+        let (header, data) = file::split(bytes, MAGIC)?;
+        let header: Header = serde_json::from_slice(header).map_err(|e| format!("header: {e}"))?;
+        let want = shapes(header.config.hidden);
         if header.shapes != want {
             return Err(format!(
                 "tensor shapes {:?}, where this rephyre's network has {want:?}",
                 header.shapes
             ));
         }
-        let data = lines.next().unwrap_or_default();
-        let total: usize = want.iter().map(|s| s.iter().product::<usize>()).sum();
-        if data.len() != 4 * total {
-            return Err(format!(
-                "{} bytes of weights where the header needs {}",
-                data.len(),
-                4 * total
-            ));
-        }
-        let mut floats = data
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let t: Vec<(Vec<usize>, Vec<f32>)> = want
-            .iter()
-            .map(|s| {
-                (
-                    s.clone(),
-                    floats.by_ref().take(s.iter().product()).collect(),
-                )
-            })
-            .collect();
+        let t = file::read_tensors(&want, data)?;
         Ok(Model {
             header,
             layers: layers_of(t),
@@ -494,14 +657,45 @@ impl Model {
 #[derive(Clone, Debug)]
 pub struct PhyqDqn {
     pub model: Model,
-    /// Identifies the weights (hash of the model file's bytes), for run fingerprints.
+    /// Identifies the weights (FNV-1a of the model file's bytes), for run fingerprints.
     pub id: u64,
+    /// The model file's header line (JSON), as part files record it.
+    header: String,
 }
 
 impl PhyqDqn {
+    /// The agent of a model in memory (e.g. just trained): identified by the file
+    /// [`Model::save`] writes of it.
     pub fn new(model: Model) -> PhyqDqn {
-        let id = tasks::rng::fnv64(&model.to_bytes());
-        PhyqDqn { model, id }
+        let bytes = model.to_bytes();
+        PhyqDqn::of_file(model, &bytes)
+    }
+
+    /// The agent of a model file, identified by the file's bytes. Not by the model read and
+    /// written again: serde_json's default float parsing may read a header number (the final
+    /// loss) one bit off, so the rewritten bytes can differ from the file's.
+    pub fn load(path: &Path) -> Result<PhyqDqn, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let model = Model::from_bytes(&bytes)
+            .map_err(|why| format!("{} is not a rephyre Phy-Q DQN model: {why}", path.display()))?;
+        Ok(PhyqDqn::of_file(model, &bytes))
+    }
+
+    /// `model`, whose file has these `bytes`.
+    fn of_file(model: Model, bytes: &[u8]) -> PhyqDqn {
+        let header = file::split(bytes, MAGIC).map_or(&[][..], |(h, _)| h);
+        PhyqDqn {
+            id: tasks::rng::fnv64(bytes),
+            header: String::from_utf8_lossy(header).into_owned(),
+            model,
+        }
+    }
+
+    /// The model's digest: FNV-1a of its file's bytes, 16 hex digits (what part files and
+    /// run fingerprints name it by).
+    pub fn digest(&self) -> String {
+        format!("{:016x}", self.id)
     }
 }
 
@@ -511,7 +705,14 @@ impl ShotAgent for PhyqDqn {
     }
 
     fn fingerprint(&self) -> String {
-        format!("model {:016x}", self.id)
+        format!("model {}", self.digest())
+    }
+
+    fn record(&self) -> Vec<(String, String)> {
+        vec![
+            ("model".to_string(), self.digest()),
+            ("model_header".to_string(), self.header.clone()),
+        ]
     }
 
     fn shot(&self, game: &Game, level: &Level, _: &mut Draws) -> Result<PixelShot, PlayError> {
@@ -608,6 +809,98 @@ mod tests {
         assert!(losses[59] < losses[0], "{} then {}", losses[0], losses[59]);
     }
 
+    /// Hooks that keep the snapshot after `at` updates, and stop the training there when
+    /// `stop` (as a run killed after writing its checkpoint).
+    struct KeepAt {
+        at: usize,
+        stop: bool,
+        kept: Option<Snapshot>,
+    }
+
+    impl Hooks for KeepAt {
+        fn snapshot_due(&mut self, done: usize) -> bool {
+            done == self.at
+        }
+        fn snapshot(&mut self, snapshot: Snapshot) -> Result<(), String> {
+            self.kept = Some(snapshot);
+            if self.stop {
+                Err("stopped".into())
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    fn snapshot_at(cfg: &Config, obs: &[Vec<u8>], exps: &[Experience], at: usize) -> Snapshot {
+        let mut hooks = KeepAt {
+            at,
+            stop: at < cfg.updates,
+            kept: None,
+        };
+        let r = train_from(cfg, obs, exps, None, &mut hooks);
+        assert!(at == cfg.updates || r == Err("stopped".into()), "{r:?}");
+        hooks.kept.expect("a snapshot")
+    }
+
+    #[test]
+    fn a_training_resumed_from_a_snapshot_gives_the_same_model() {
+        let (obs, exps) = synthetic(40);
+        let cfg = tiny(3);
+        let whole = train(&cfg, &obs, &exps, |_, _| {})
+            .expect("trains")
+            .to_bytes();
+        // Stopped after 5 of 12 updates, through the snapshot file's bytes and back.
+        let snapshot = snapshot_at(&cfg, &obs, &exps, 5);
+        assert_eq!((snapshot.updates, snapshot.losses.len()), (5, 5));
+        let (fingerprint, back) =
+            Snapshot::from_bytes(&snapshot.to_bytes("run 1")).expect("reads back");
+        assert_eq!(fingerprint, "run 1");
+        assert_eq!(back, snapshot);
+        let mut rest = Vec::new();
+        let resumed = train_from(
+            &cfg,
+            &obs,
+            &exps,
+            Some(back),
+            &mut EachLoss(|u, _| rest.push(u)),
+        )
+        .expect("resumes");
+        assert_eq!(rest, (5..12).collect::<Vec<_>>(), "updates run again");
+        assert_eq!(resumed.to_bytes(), whole, "resumed model differs");
+        // From the last update's snapshot nothing is left to do, and the model is the same.
+        let end = snapshot_at(&cfg, &obs, &exps, 12);
+        let done = train_from(&cfg, &obs, &exps, Some(end), &mut EachLoss(|_, _| {}));
+        assert_eq!(done.expect("nothing to do").to_bytes(), whole);
+        // Adam's state is what makes it exact: the same weights with a fresh optimizer train
+        // another model.
+        let mut forgetful = snapshot.clone();
+        forgetful.optimizer = adam().into_bytes().expect("an empty record").to_vec();
+        let other = train_from(&cfg, &obs, &exps, Some(forgetful), &mut EachLoss(|_, _| {}));
+        assert_ne!(other.expect("trains").to_bytes(), whole);
+        // Snapshots that do not fit, damaged or cut files are refused with a reason.
+        let mut short = cfg.clone();
+        short.updates = 4;
+        let e = train_from(
+            &short,
+            &obs,
+            &exps,
+            Some(snapshot.clone()),
+            &mut EachLoss(|_, _| {}),
+        );
+        assert!(e.unwrap_err().contains("a snapshot after 5 updates"));
+        let bytes = snapshot.to_bytes("run 1");
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        assert!(Snapshot::from_bytes(&damaged)
+            .unwrap_err()
+            .contains("damaged"));
+        assert!(Snapshot::from_bytes(&bytes[..bytes.len() - 8]).is_err());
+        assert!(Snapshot::from_bytes(b"rephyre-phyq-dqn-model 1\n{}\n")
+            .unwrap_err()
+            .contains("no `rephyre-phyq-dqn-training 1` line"));
+    }
+
     #[test]
     fn the_plain_forward_pass_is_the_networks() {
         let (obs, exps) = synthetic(10);
@@ -651,6 +944,26 @@ mod tests {
             e.contains("is not a rephyre Phy-Q DQN model: header"),
             "{e}"
         );
+        let e = PhyqDqn::load(&path).unwrap_err();
+        assert!(
+            e.contains("is not a rephyre Phy-Q DQN model: header"),
+            "{e}"
+        );
+        // The agent of a model and the agent of its file are the same agent: digest and
+        // record. Also for a final loss that serde_json reads back one bit off by default.
+        let mut model = model;
+        model.header.summary.final_loss = 0.11129142120480537;
+        let good = dir.join("good.model");
+        model.save(&good).expect("saves");
+        let (trained, loaded) = (PhyqDqn::new(model), PhyqDqn::load(&good).expect("loads"));
+        assert_eq!(trained.digest(), loaded.digest());
+        assert_eq!(trained.fingerprint(), loaded.fingerprint());
+        assert_eq!(trained.record(), loaded.record());
+        assert_eq!(
+            loaded.id,
+            tasks::rng::fnv64(&std::fs::read(&good).expect("reads"))
+        );
+        assert_eq!(loaded.record()[0], ("model".to_string(), loaded.digest()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

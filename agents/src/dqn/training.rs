@@ -23,6 +23,8 @@ pub trait TrainProgress: Send + Sync {
     fn planned(&self, updates: u64);
     /// One update is done; `loss` is its batch's loss.
     fn update(&self, loss: f32);
+    /// The training is over (a bar clears itself); by default nothing is done.
+    fn finish(&self) {}
 }
 
 /// A progress sink that shows nothing.

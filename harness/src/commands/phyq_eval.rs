@@ -1,28 +1,32 @@
 //! `rephyre phyq-eval`: [`studies::phyq_eval`] on the Phy-Q tasks (the built-in tier, or a
 //! `--tasks` level-set file): writes the per-task CSV, the Markdown report and the plot, and
 //! prints the figures. With `--shard K/N` it runs part K of N and writes the part file to
-//! `--out`; `rephyre merge` turns the parts into the same report.
+//! `--out`; `rephyre merge` turns the parts into the same report. `--agent dqn` first trains
+//! its model ([`studies::phyq_dqn`], checkpointed with the run's `--checkpoint`, progress bars
+//! for the collection and the updates) or reads it from `--model`; `--train-only` stops once
+//! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::{PhyqDqnArgs, PhyqEvalArgs};
+use crate::cli::{CheckpointArgs, PhyqEvalArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
-use agents::dqn::phyq::{Model, PhyqDqn};
+use agents::dqn::phyq::PhyqDqn;
+use agents::dqn::{NoProgress, TrainProgress};
 use anyhow::bail;
 use anyhow::{Context, Result};
 use phyq::levelset::{Entry, LevelSet};
 use phyq::playdata::SCENARIOS;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 use studies::files::write_atomic;
 use studies::phyq_dqn;
-use studies::phyq_eval::{builtin, train_tasks, SharedAgent};
+use studies::phyq_eval::{builtin, SharedAgent};
 use studies::phyq_eval::{
     csv_text, figures, json_line, random_reference, rows as rows_of, summary_markdown, AgentName,
     Job, Params, Setting, State,
 };
+use studies::runner::{Progress, RunConfig};
 use studies::shard::read_parts;
 
 /// The Phy-Q tasks: the `--tasks` level-set file, or the built-in tier.
@@ -45,20 +49,40 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         a.attempts,
         a.seed,
     )?;
-    if params.agent != AgentName::Dqn && a.dqn.model.is_some() {
-        bail!("--model is for --agent dqn");
+    if params.agent != AgentName::Dqn {
+        if a.dqn.train_only {
+            bail!("--train-only is for --agent dqn");
+        }
+        if a.dqn.model.is_some() {
+            bail!("--model is for --agent dqn");
+        }
     }
-    let mut outputs = vec![a.out.as_path()];
+    if params.agent == AgentName::Dqn && a.ckpt.shard.is_some() {
+        shard_needs_model(&params, a.dqn.model.as_deref())?;
+    }
+    let mut outputs = Vec::new();
+    outputs.extend(a.out.as_deref());
     outputs.extend(a.summary.as_deref());
     outputs.extend(a.plot.as_deref());
     outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.dqn.model.as_deref().filter(|_| a.dqn.train_only));
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;
     let entries = entries(ctx)?;
+    if params.agent == AgentName::Dqn && !a.dqn.train_only {
+        // Before the model is trained or read: a resume of other options is one line.
+        studies::phyq_eval::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
+    }
     let agent = match params.agent {
-        AgentName::Dqn => dqn_agent(&entries, &params, &a.dqn, cfg.threads)?,
+        AgentName::Dqn => match dqn_agent(ctx, &entries, &params, &a)? {
+            Some(agent) => agent,
+            // --train-only: the model is written.
+            None => return Ok(()),
+        },
         _ => builtin(params.agent)?,
     };
+    // clap asks for --out unless --train-only, which has returned above.
+    let out = a.out.as_deref().context("--out is needed")?;
     if let Some(shard) = a.ckpt.shard {
         super::shard_part::no_report_options(&[
             ("--summary", a.summary.is_some()),
@@ -66,14 +90,14 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             ("--json", a.json),
         ])?;
         let part = studies::phyq_eval::run_shard(&entries, params, agent, shard, &cfg)?;
-        return super::shard_part::write_shard_part(shard, &part, &a.out);
+        return super::shard_part::write_shard_part(shard, &part, out);
     }
     let (job, states) = studies::phyq_eval::run_with(&entries, params, agent, &cfg)?;
     report(
         &job,
         &states,
         &MergeOutputs {
-            out: &a.out,
+            out,
             summary: a.summary.as_deref(),
             plot: a.plot.as_deref(),
             json: a.json,
@@ -81,61 +105,73 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     )
 }
 
-/// The DQN: read from `--model` when it exists, else trained on the setting's training tasks
-/// (and written to `--model` when named).
-fn dqn_agent(
-    entries: &[Entry],
-    params: &Params,
-    a: &PhyqDqnArgs,
-    threads: Option<usize>,
-) -> Result<SharedAgent> {
-    if let Some(path) = a.model.as_deref().filter(|p| p.exists()) {
-        let model = Model::load(path).map_err(anyhow::Error::msg)?;
-        eprintln!(
-            "dqn: model {} ({})",
-            path.display(),
-            model.header.trained_on
-        );
-        return Ok(Arc::new(PhyqDqn::new(model)));
-    }
-    let mut p = phyq_dqn::Params::new(params.setting, a.dqn_seed);
-    p.episodes = a.dqn_episodes;
-    p.explore = a.dqn_explore;
-    p.stride = a.dqn_stride;
-    p.config.updates = a.dqn_updates;
-    p.config.lr = a.dqn_lr;
-    p.config.hidden = a.dqn_hidden as usize;
-    p.check()?;
-    let n = train_tasks(entries, params.setting)?
-        .len()
-        .div_ceil(p.stride);
-    eprintln!(
-        "dqn: collecting experiences on {n} training tasks of the {} setting",
+/// A shard of a dqn run evaluates a trained model: every shard training its own would train
+/// the same model N times.
+pub(crate) fn shard_needs_model(params: &Params, model: Option<&Path>) -> Result<()> {
+    let train = format!(
+        "train it once first: rephyre phyq-eval --agent dqn --setting {} --model FILE --train-only",
         params.setting.word()
     );
-    let start = Instant::now();
-    let done = AtomicUsize::new(0);
-    let tick = || {
-        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k.is_multiple_of(500) || k == n {
-            eprintln!(
-                "dqn: {k}/{n} tasks collected ({:.0} s)",
-                start.elapsed().as_secs_f64()
-            );
+    match model {
+        Some(path) if path.exists() => Ok(()),
+        Some(path) => bail!(
+            "--shard with --agent dqn evaluates a trained model, and --model {} does not exist ({train})",
+            path.display()
+        ),
+        None => bail!("--shard with --agent dqn evaluates a trained model: name it with --model ({train})"),
+    }
+}
+
+/// The DQN: read from `--model` when it exists, else trained on the setting's training tasks
+/// (checkpointed with `--checkpoint F`: the collection in F.collect, the training in F.train)
+/// and written to `--model` when named. `None` with `--train-only`, once the model is written.
+fn dqn_agent(
+    ctx: &Ctx,
+    entries: &[Entry],
+    params: &Params,
+    a: &PhyqEvalArgs,
+) -> Result<Option<SharedAgent>> {
+    let d = &a.dqn;
+    if let Some(path) = d.model.as_deref().filter(|p| p.exists()) {
+        let agent = PhyqDqn::load(path).map_err(anyhow::Error::msg)?;
+        eprintln!(
+            "dqn: model {} (digest {}; {})",
+            path.display(),
+            agent.digest(),
+            agent.model.header.trained_on
+        );
+        if d.train_only {
+            eprintln!("dqn: {} exists already: nothing to train", path.display());
+            return Ok(None);
         }
+        return Ok(Some(Arc::new(agent)));
+    }
+    let mut p = phyq_dqn::Params::new(params.setting, d.dqn_seed);
+    p.episodes = d.dqn_episodes;
+    p.explore = d.dqn_explore;
+    p.stride = d.dqn_stride;
+    p.config.updates = d.dqn_updates;
+    p.config.lr = d.dqn_lr;
+    p.config.hidden = d.dqn_hidden as usize;
+    let (mut collect_cfg, train_ckpt) = dqn_checkpoints(ctx, &a.ckpt)?;
+    collect_cfg.progress = Some(Arc::new(Collecting {
+        setting: params.setting.word(),
+        bar: collect_cfg.progress.take(),
+    }));
+    let progress: Arc<dyn TrainProgress> = if ctx.progress {
+        crate::progress::training_bar()
+    } else {
+        Arc::new(NoProgress)
     };
-    let updates = p.config.updates;
-    let mut train_start = None;
-    let (model, data) = phyq_dqn::run(entries, &p, threads, &tick, |u, loss| {
-        let t = *train_start.get_or_insert_with(Instant::now);
-        if (u + 1).is_multiple_of(500) || u + 1 == updates {
-            eprintln!(
-                "dqn: update {}/{updates}, loss {loss:.4} ({:.0} s)",
-                u + 1,
-                t.elapsed().as_secs_f64()
-            );
-        }
-    })?;
+    let start = Instant::now();
+    let trained = phyq_dqn::run(
+        entries,
+        &p,
+        &collect_cfg,
+        train_ckpt.as_ref(),
+        progress.as_ref(),
+    )?;
+    let data = &trained.data;
     let passing = data.experiences.iter().filter(|e| e.passed).count();
     eprintln!(
         "dqn: {} decisions, {} experiences ({passing} passing), {} tasks skipped; trained in {:.0} s all told",
@@ -144,11 +180,82 @@ fn dqn_agent(
         data.errors,
         start.elapsed().as_secs_f64()
     );
-    if let Some(path) = &a.model {
-        model.save(path).map_err(anyhow::Error::msg)?;
-        eprintln!("dqn: model written to {}", path.display());
+    let agent = PhyqDqn::new(trained.model);
+    if let Some(path) = &d.model {
+        agent.model.save(path).map_err(anyhow::Error::msg)?;
+        eprintln!(
+            "dqn: model written to {} (digest {})",
+            path.display(),
+            agent.digest()
+        );
     }
-    Ok(Arc::new(PhyqDqn::new(model)))
+    if d.train_only {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(agent)))
+}
+
+/// The collection's progress: the line that says what it collects, once its checkpoint is
+/// accepted (a refused one is the only line), then the bar if any.
+struct Collecting {
+    setting: &'static str,
+    bar: Option<Arc<dyn Progress>>,
+}
+
+impl Progress for Collecting {
+    fn start(&self, total: u64, finished: u64) {
+        eprintln!(
+            "dqn: collecting experiences on {total} training tasks of the {} setting",
+            self.setting
+        );
+        if let Some(b) = &self.bar {
+            b.start(total, finished);
+        }
+    }
+    fn rate(&self, sims_per_second: f64) {
+        if let Some(b) = &self.bar {
+            b.rate(sims_per_second);
+        }
+    }
+    fn task_finished(&self) {
+        if let Some(b) = &self.bar {
+            b.task_finished();
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish();
+        }
+    }
+}
+
+/// The DQN training's checkpoints of `--checkpoint F`: the collection's runner configuration
+/// (checkpoint F.collect; threads and progress as every run) and the training's (F.train).
+fn dqn_checkpoints(
+    ctx: &Ctx,
+    c: &CheckpointArgs,
+) -> Result<(RunConfig, Option<phyq_dqn::TrainCheckpoint>)> {
+    let Some(path) = &c.checkpoint else {
+        return Ok((ctx.run_config(c)?, None));
+    };
+    let (collect, train) = phyq_dqn::checkpoint_files(path);
+    let collect_cfg = ctx.run_config(&CheckpointArgs {
+        checkpoint: Some(collect),
+        resume: c.resume,
+        checkpoint_secs: c.checkpoint_secs,
+        shard: None,
+    })?;
+    let shown = train.display().to_string();
+    let on_resume = Arc::new(move |updates: usize| {
+        eprintln!("rephyre: resuming from checkpoint {shown}: {updates} DQN updates done")
+    });
+    let train_ckpt = phyq_dqn::TrainCheckpoint {
+        path: train,
+        resume: c.resume,
+        every: collect_cfg.checkpoint_every,
+        on_resume: Some(on_resume),
+    };
+    Ok((collect_cfg, Some(train_ckpt)))
 }
 
 /// Write the CSV, the report and the plot of a finished run and print its figures: the end of
@@ -217,6 +324,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
 };
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    studies::phyq_eval::check_same_model(parts)?;
     let (job, states) = studies::phyq_eval::merge(&entries(ctx)?, read_parts(parts)?)?;
     report(&job, &states, o)
 }

@@ -4,11 +4,11 @@
 
 use super::sharded::by_slurm_name;
 use super::sharded_study::ShardedStudy;
-use crate::cli::SlurmArgs;
+use crate::cli::{Command, PhyqEvalArgs, SlurmArgs};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Command as Process;
 use studies::files::write_atomic;
 
 /// Options of the study that `rephyre slurm` sets itself.
@@ -89,17 +89,26 @@ impl Plan {
         probe.extend(a.args.iter().cloned());
         probe.extend(["--shard".into(), format!("1/{}", a.shards)]);
         probe.extend(["--out".into(), "part.json".into()]);
-        if let Err(e) = super::sharded::parse_cli(&probe) {
-            let text = e.to_string();
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("invalid arguments");
-            bail!(
-                "the {command} arguments after --: {}",
-                first.strip_prefix("error: ").unwrap_or(first)
-            );
+        let probed = match super::sharded::parse_cli(&probe) {
+            Ok(cli) => cli,
+            Err(e) => {
+                let text = e.to_string();
+                let first = text
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .unwrap_or("invalid arguments");
+                bail!(
+                    "the {command} arguments after --: {}",
+                    first.strip_prefix("error: ").unwrap_or(first)
+                );
+            }
+        };
+        let mut study_args = a.args.clone();
+        if let Command::PhyqEval(p) = &probed.command {
+            if p.agent == "dqn" {
+                dqn_model(&mut study_args, p)?;
+            }
         }
         let mut common = Vec::new();
         for (name, v) in [
@@ -140,7 +149,7 @@ impl Plan {
             cpus: a.cpus_per_task,
             common,
             array_only,
-            study_args: a.args.clone(),
+            study_args,
         })
     }
 
@@ -244,6 +253,31 @@ impl Plan {
     }
 }
 
+/// The shards of a dqn evaluation evaluate one trained model (`--model`, which must exist:
+/// each shard training its own would train the same model N times); its path in the scripts
+/// is made absolute, as the other paths.
+fn dqn_model(args: &mut [String], p: &PhyqEvalArgs) -> Result<()> {
+    let params = studies::phyq_eval::Params::new(
+        studies::phyq_eval::AgentName::Dqn,
+        studies::phyq_eval::Setting::parse(&p.setting)?,
+        p.attempts,
+        p.seed,
+    )?;
+    super::phyq_eval::shard_needs_model(&params, p.dqn.model.as_deref())?;
+    let Some(model) = &p.dqn.model else {
+        return Ok(());
+    };
+    let model = absolute(model)?.to_string_lossy().into_owned();
+    for i in 0..args.len() {
+        if args[i] == "--model" && i + 1 < args.len() {
+            args[i + 1] = model.clone();
+        } else if args[i].starts_with("--model=") {
+            args[i] = format!("--model={model}");
+        }
+    }
+    Ok(())
+}
+
 pub fn run(ctx: &Ctx, a: SlurmArgs) -> Result<()> {
     let plan = Plan::new(ctx, &a)?;
     let array = plan.array_script();
@@ -284,7 +318,7 @@ pub fn run(ctx: &Ctx, a: SlurmArgs) -> Result<()> {
 
 /// Submit `script`; returns the job id.
 fn sbatch(extra: &[&str], script: &Path) -> Result<String> {
-    let o = Command::new("sbatch")
+    let o = Process::new("sbatch")
         .arg("--parsable")
         .args(extra)
         .arg(script)
