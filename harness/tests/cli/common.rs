@@ -2,7 +2,8 @@
 //! reading CSV reports and `simulate --json` output.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
 
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rephyre"));
@@ -107,3 +108,33 @@ pub fn without_seconds((header, rows): (Vec<String>, Vec<Vec<String>>)) -> Vec<V
 pub const TWO_TIER_REFERENCE: &str = "task_id,tier,kind,index,action,status\n\
     00000:000,ball,random,0,0.30972137866952065 0.12865169553462075 0.11986046093691927,-1\n\
     00100:000,two_balls,random,0,0.2 0.8 0.1 0.7 0.8 0.1,-1\n";
+
+/// Runs `child` in slices of 20 ms, stopped (SIGSTOP) between them, until `seen` (looked at
+/// while it is stopped) gives something, then kills it (SIGKILL, which a stopped process
+/// receives too) and returns that. Stopped while it is looked at, the run cannot finish unseen
+/// between two looks however slow or busy the machine is; `what` names what is awaited when the
+/// run finishes first or 6,000 slices pass.
+pub fn kill_when<T>(child: &mut Child, what: &str, mut seen: impl FnMut() -> Option<T>) -> T {
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: kill(2) with a valid signal on our own child, which is not reaped before the end.
+    let signal = |sig: libc::c_int| assert_eq!(unsafe { libc::kill(pid, sig) }, 0, "kill {sig}");
+    signal(libc::SIGSTOP);
+    let mut slices = 0;
+    let found = loop {
+        signal(libc::SIGCONT);
+        std::thread::sleep(Duration::from_millis(20));
+        signal(libc::SIGSTOP);
+        assert!(
+            child.try_wait().expect("waits").is_none(),
+            "the run finished before {what} was seen"
+        );
+        if let Some(v) = seen() {
+            break v;
+        }
+        slices += 1;
+        assert!(slices < 6000, "no {what} in 6000 slices of 20 ms");
+    };
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    found
+}

@@ -4,12 +4,11 @@
 //! single run's report, parts of two models refused; bad models and options are one-line
 //! errors.
 
-use super::common::{bin, fails, ok, ok_stderr, s};
+use super::common::{bin, fails, kill_when, ok, ok_stderr, s};
 use phyq::levelset::LevelSet;
 use phyq::LevelId;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::Duration;
 
 /// A level-set file `name` of the first template's tasks whose index `keep` keeps (local:
 /// 1-80 train, 81-100 test).
@@ -212,31 +211,10 @@ fn a_dqn_run_killed_in_training_resumes_to_the_same_model_and_csv() {
         .stderr(Stdio::null())
         .spawn()
         .expect("starts");
-    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
-    // SAFETY: kill(2) with a valid signal on our own child, which is not reaped before the end.
-    let signal = |sig: libc::c_int| assert_eq!(unsafe { libc::kill(pid, sig) }, 0, "kill {sig}");
     let train = p("r.ckpt.train");
-    signal(libc::SIGSTOP);
-    let mut slices = 0;
-    let partial = loop {
-        signal(libc::SIGCONT);
-        std::thread::sleep(Duration::from_millis(20));
-        signal(libc::SIGSTOP);
-        assert!(
-            child.try_wait().expect("waits").is_none(),
-            "the run finished before a partial training checkpoint was seen"
-        );
-        if let Some(u) = updates_in(&train).filter(|&u| u > 0 && u < 2000) {
-            break u;
-        }
-        slices += 1;
-        assert!(
-            slices < 6000,
-            "no partial checkpoint in 6000 slices of 20 ms"
-        );
-    };
-    child.kill().expect("SIGKILL"); // which a stopped process receives too
-    child.wait().expect("reaped");
+    let partial = kill_when(&mut child, "a partial training checkpoint", || {
+        updates_in(&train).filter(|&u| u > 0 && u < 2000)
+    });
     assert!(
         !m2.exists() && !c2.exists(),
         "a killed run wrote its model or CSV"

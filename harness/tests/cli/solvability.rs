@@ -2,9 +2,8 @@
 //! a checkpoint, an unsolvable decision with a large p0, and bad input.
 
 use std::process::{Output, Stdio};
-use std::time::Duration;
 
-use crate::common::{bin, col, fails, ok, parse_csv, run, s, simulate_json};
+use crate::common::{bin, col, fails, kill_when, ok, parse_csv, run, s, simulate_json};
 
 const SOLV_SMALL: [&str; 12] = [
     "solvability",
@@ -150,39 +149,15 @@ fn solvability_small_run_threads_and_kill_resume() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The run goes on in slices of 20 ms and is stopped (SIGSTOP) while its checkpoint is read,
-    // so it cannot finish unseen between two looks however slow or busy the machine is.
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) with a valid signal on our own child, which is not reaped before the end.
-    let signal = |sig: libc::c_int| assert_eq!(unsafe { libc::kill(pid, sig) }, 0, "kill {sig}");
-    signal(libc::SIGSTOP);
-    let mut slices = 0;
-    let partial = loop {
-        signal(libc::SIGCONT);
-        std::thread::sleep(Duration::from_millis(20));
-        signal(libc::SIGSTOP);
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run finished before a partial checkpoint was seen"
-        );
-        if let Ok(t) = std::fs::read_to_string(&ckpt) {
-            let v: serde_json::Value = serde_json::from_str(&t).expect("checkpoints are whole");
-            let tasks = v["tasks"].as_array().unwrap();
-            let unfinished = tasks
-                .iter()
-                .any(|t| t[1] == false && t[2]["valid"].as_u64() > Some(0));
-            if unfinished {
-                break t;
-            }
-        }
-        slices += 1;
-        assert!(
-            slices < 6000,
-            "no partial checkpoint in 6000 slices of 20 ms"
-        );
-    };
-    child.kill().unwrap(); // SIGKILL, which a stopped process receives too
-    child.wait().unwrap();
+    let partial = kill_when(&mut child, "a partial checkpoint", || {
+        let t = std::fs::read_to_string(&ckpt).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&t).expect("checkpoints are whole");
+        let tasks = v["tasks"].as_array().unwrap();
+        let unfinished = tasks
+            .iter()
+            .any(|t| t[1] == false && t[2]["valid"].as_u64() > Some(0));
+        unfinished.then_some(t)
+    });
     assert!(!csv3.exists(), "a killed run wrote its report");
     // Resume: with different options it is refused; with the same ones it finishes.
     let mut other = args.clone();
