@@ -333,6 +333,7 @@ test('bad link parameters show a message and never break the page', async () => 
     ['?task=phyq:1_1_4:00001&shots=abc,0,0', /not a number/],
     ['?task=phyq:1_1_4:00001&shots=abc', /expected 3 numbers/],
     ['?task=phyq:1_1_4:00001&shots=1e999,0,0', /finite|range/],
+    [`?task=phyq:1_1_4:00001&shots=${'-17,-6,0;'.repeat(9)}-17,-6,0`, /10 shots for a level of \d birds?/],
   ];
   for (const [query, message] of cases) {
     const { page, problems, close } = await open(query);

@@ -408,6 +408,11 @@ function phyqTap() {
 // Plays a shot list (a link's, a solution's) from the start of the game.
 function playShots(text) {
   const flat = wasm.phyq_parse_shots(text);
+  const birds = wasmInfo(state.taskId).birds.length;
+  if (flat.length / 3 > birds) {
+    // `rephyre simulate` plays none of such a list (status invalid): neither does the page.
+    throw new Error(`${flat.length / 3} shots for a level of ${birds} bird${birds === 1 ? '' : 's'}: nothing is played (rephyre simulate calls it invalid)`);
+  }
   showInitial();
   state.queue = [];
   for (let i = 0; i + 2 < flat.length; i += 3) state.queue.push([flat[i], flat[i + 1], flat[i + 2]]);
