@@ -8,6 +8,7 @@ use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use audit::{AuditPlan, Golden, PhyqRecord, RunRecord};
 use rayon::prelude::*;
+use std::io::Write;
 use std::time::Instant;
 use studies::files::{check_writable, write_atomic};
 
@@ -18,7 +19,10 @@ const GOLDEN_CI: &str = include_str!("../../../tests/golden/audit-ci.txt");
 pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
     if let Some(spec) = a.trace.as_deref().filter(|t| t.starts_with("phyq:")) {
         let id: phyq::LevelId = spec.parse().map_err(anyhow::Error::msg)?;
-        print!("{}", audit::phyq_audit::phyq_trace_text(&id)?);
+        let text = audit::phyq_audit::phyq_trace_text(&id)?;
+        // Written, not printed: a reader that goes away (`| head`) is an error the caller
+        // recognises, not a panic.
+        std::io::stdout().lock().write_all(text.as_bytes())?;
         return Ok(());
     }
     let set = ctx.task_set()?;
@@ -127,9 +131,7 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
     let a = audit::audit_action(task, idx);
     let valid = tasks::validate_action(task, task.tier(), &a)
         .with_context(|| format!("audit action {idx} of {id} is invalid"))?;
-    print!(
-        "{}",
-        audit::trace_text(&audit::trace(task, &valid, steps.min(tasks::MAX_STEPS)))
-    );
+    let text = audit::trace_text(&audit::trace(task, &valid, steps.min(tasks::MAX_STEPS)));
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }

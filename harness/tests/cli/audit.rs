@@ -68,3 +68,30 @@ fn a_phyq_mismatch_names_the_level_shot_and_step_window() {
     assert!(fails(&["audit", "--trace", "phyq:1_1_4:00101"]).contains("not a built-in"));
     assert!(fails(&["audit", "--trace", "phyq:nope:1"]).contains("level id"));
 }
+
+/// `rephyre audit --trace … | head`: the reader leaving early ends the run quietly (status 0,
+/// no panic).
+#[test]
+fn a_trace_whose_reader_goes_away_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let spec = "00000:000:1";
+    // More than a pipe holds, so the writer meets the closed pipe.
+    assert!(ok(&["audit", "--trace", spec]).len() > 65536 * 3 / 2);
+    let mut child = super::common::bin()
+        .args(["audit", "--trace", spec])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed here (the read end dropped), as `head` closes it.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {err}", out.status);
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+}
