@@ -1,7 +1,8 @@
 //! Engine benchmarks: one step of a 15-box pyramid at 15/20 iterations (Box2D 2.3.2 reference:
 //! ≈ 0.11 ms per step on this machine class), full 1000-step rollouts of a 10-body PHYRE-like
 //! scene and a 20-body pile, and the time of each stage of the step (broad phase, narrow phase,
-//! islands, continuous collision) and of a whole computed step on real PHYRE worlds.
+//! islands, continuous collision) and of a whole computed step on real PHYRE worlds, and one
+//! fixed-point multiply.
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::{testbed, StepPhase, World};
 use std::time::{Duration, Instant};
@@ -105,9 +106,44 @@ fn pile_rollout(c: &mut Criterion) {
     });
 }
 
+/// One fixed-point multiply (`Fixed × Fixed`, then an add to keep it live): in eight
+/// independent chains (the processor's best rate for them, nothing else in the way) and in one
+/// dependent chain (each waiting for the last, its latency). The bounds a solver made of them
+/// lies between.
+fn fixed_mul(c: &mut Criterion) {
+    use engine::Fixed;
+    use std::hint::black_box;
+    const N: u64 = 1 << 20;
+    let k = black_box(Fixed::from_raw(0xffff_0000));
+    let d = black_box(Fixed::from_raw(12_345));
+    let mut group = c.benchmark_group("fixed_mul");
+    group.throughput(criterion::Throughput::Elements(N));
+    group.bench_function("independent", |b| {
+        b.iter(|| {
+            let mut x: [Fixed; 8] = core::array::from_fn(|i| Fixed::from_raw((i as i64 + 3) << 31));
+            for _ in 0..N / 8 {
+                for v in x.iter_mut() {
+                    *v = *v * k + d;
+                }
+            }
+            black_box(x)
+        })
+    });
+    group.bench_function("dependent", |b| {
+        b.iter(|| {
+            let mut y = Fixed::from_raw(3 << 31);
+            for _ in 0..N {
+                y = y * k + d;
+            }
+            black_box(y)
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = pyramid_step, phyre_like_rollout, pile_rollout, phyre_step_phases
+    targets = pyramid_step, phyre_like_rollout, pile_rollout, phyre_step_phases, fixed_mul
 }
 criterion_main!(benches);

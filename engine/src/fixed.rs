@@ -246,8 +246,21 @@ impl Mul for Fixed {
     type Output = Fixed;
     #[inline]
     fn mul(self, o: Fixed) -> Fixed {
+        #[cfg(feature = "count-multiplies")]
+        MULTIPLIES.with(|n| n.set(n.get() + 1));
         Fixed(mul_raw(self.0, o.0))
     }
+}
+
+#[cfg(feature = "count-multiplies")]
+thread_local! {
+    static MULTIPLIES: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// The `Fixed × Fixed` multiplies this thread has made so far (feature `count-multiplies`).
+#[cfg(feature = "count-multiplies")]
+pub fn multiplies() -> u64 {
+    MULTIPLIES.with(|n| n.get())
 }
 
 /// `(a·b + 2^31) >> 32`, truncated to 64 bits: the exact 128-bit product rounded to nearest.

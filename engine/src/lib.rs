@@ -46,6 +46,8 @@ mod world;
 
 pub use body::{Body, BodyDef, BodyId, BodyKind, CollisionFilter};
 pub use events::{ContactBegin, ContactEnd};
+#[cfg(feature = "count-multiplies")]
+pub use fixed::multiplies;
 pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use hash::{chain as chain_hash, mix64};

@@ -222,7 +222,7 @@ impl IslandSolver {
 
         // Warm start.
         for cc in &self.constraints {
-            let t = cc.normal.cross_vs(Fixed::ONE);
+            let t = cc.normal.cross_v1();
             for p in &cc.points {
                 let imp = cc.normal.scale(p.normal_impulse) + t.scale(p.tangent_impulse);
                 apply_impulse(&mut self.bodies, cc.a, cc.b, p.ra, p.rb, imp);
@@ -347,7 +347,7 @@ fn make_constraint(
         k_inv: [Fixed::ZERO; 4],
     };
     let n = wm.normal;
-    let t = n.cross_vs(Fixed::ONE);
+    let t = n.cross_v1();
     let m_sum = sa.inv_mass + sb.inv_mass;
     for (j, mp) in manifold.points.iter().enumerate() {
         let ra = wm.points[j] - sa.c;
@@ -966,7 +966,7 @@ fn solve_points<const MA: bool, const MB: bool>(
     cc: &mut ContactConstraint,
 ) -> bool {
     let n = cc.normal;
-    let t = n.cross_vs(Fixed::ONE);
+    let t = n.cross_v1();
     let mut changed = false;
     // Friction first: non-penetration matters more, so it goes last.
     for p in cc.points.iter_mut() {
