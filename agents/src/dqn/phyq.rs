@@ -671,9 +671,8 @@ impl PhyqDqn {
         PhyqDqn::of_file(model, &bytes)
     }
 
-    /// The agent of a model file, identified by the file's bytes. Not by the model read and
-    /// written again: serde_json's default float parsing may read a header number (the final
-    /// loss) one bit off, so the rewritten bytes can differ from the file's.
+    /// The agent of a model file, identified by the file's bytes (which a model read and
+    /// written again gives back: serde_json's `float_roundtrip`).
     pub fn load(path: &Path) -> Result<PhyqDqn, String> {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -950,7 +949,8 @@ mod tests {
             "{e}"
         );
         // The agent of a model and the agent of its file are the same agent: digest and
-        // record. Also for a final loss that serde_json reads back one bit off by default.
+        // record. Also for a final loss that serde_json reads back one bit off by default
+        // (without its `float_roundtrip`).
         let mut model = model;
         model.header.summary.final_loss = 0.11129142120480537;
         let good = dir.join("good.model");
@@ -964,6 +964,13 @@ mod tests {
             tasks::rng::fnv64(&std::fs::read(&good).expect("reads"))
         );
         assert_eq!(loaded.record()[0], ("model".to_string(), loaded.digest()));
+        // The file read and written again is the same file, that loss's last bit included.
+        let bytes = std::fs::read(&good).expect("reads");
+        let again = Model::from_bytes(&bytes).expect("a model").to_bytes();
+        assert!(
+            again == bytes,
+            "a model file read and written again differs"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
