@@ -399,7 +399,9 @@ pub struct DqnArgs {
     #[arg(long, value_name = "N")]
     pub dqn_train_actions: Option<usize>,
     /// Directory of DQN models: a fold's model is loaded from it when there (its training
-    /// configuration must match), else trained and saved in it.
+    /// configuration must match), else trained and saved in it. A training in progress keeps
+    /// its snapshot there (every minute, `.train` beside the `.model`): run the same command
+    /// again after a kill and it goes on from it, to the same model.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
     /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (the default GPU

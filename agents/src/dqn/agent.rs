@@ -6,10 +6,13 @@ use super::data::{mirror_action, Example, Observations, Pools, TaskPools};
 use super::device::{on_plain_threads, single_threaded};
 use super::file;
 use super::scoring::{mean_scores, Ranker, Scorer};
-use super::training::{self, draw_batch, Draw, Examples, TrainProgress, TrainSummary, Trainer};
+use super::training::{
+    self, draw_batch, Draw, Examples, Hooks, Snapshot, TrainProgress, TrainSummary, Trainer,
+};
 use crate::protocol::{Agent, Simulator, Status};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What every DQN of one tier shares: the tasks' observations (indexed like the status table's
 /// rows) and the action set.
@@ -83,7 +86,13 @@ pub struct Dqn {
     proposals: Proposals,
     tried_now: Vec<(usize, Status)>,
     ahead: RankAhead,
+    /// How often a training with a model file writes its snapshot beside it.
+    snapshot_every: Duration,
 }
+
+/// How often a training with a model file writes its [`Snapshot`] (its `.train` file), unless
+/// told otherwise ([`Dqn::snapshot_every`]): a killed run loses at most this much training.
+pub const SNAPSHOT_EVERY: Duration = Duration::from_secs(60);
 
 impl Dqn {
     pub fn new(
@@ -110,7 +119,14 @@ impl Dqn {
             proposals: Proposals::default(),
             tried_now: Vec::new(),
             ahead: RankAhead::default(),
+            snapshot_every: SNAPSHOT_EVERY,
         }
+    }
+
+    /// Write the training's snapshot this often (default [`SNAPSHOT_EVERY`]; zero: after every
+    /// update).
+    pub fn snapshot_every(&mut self, every: Duration) {
+        self.snapshot_every = every;
     }
 
     fn on_one_thread<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
@@ -122,7 +138,10 @@ impl Dqn {
 
     /// Train on `train`'s rows of `sim` (every action of the context), or load the model at
     /// `model` when that file exists (its training configuration must be this agent's); a newly
-    /// trained model is saved there.
+    /// trained model is saved there. While it trains, its [`Snapshot`] is written beside it
+    /// ([`snapshot_path`]) every [`Dqn::snapshot_every`]; a training that finds one of the same
+    /// training there goes on from it, to the model the uninterrupted training gives, bit for
+    /// bit. The snapshot is removed once the model is saved.
     pub fn fit(
         &mut self,
         sim: &dyn Simulator,
@@ -163,22 +182,47 @@ impl Dqn {
             self.scorer = Some(scorer);
             return Ok(());
         }
-        self.progress.planned(self.config.updates as u64);
+        let fingerprint = training_fingerprint(&self.config, trained_on, &self.pools);
+        let snapshots = model.map(|m| snapshot_path(m));
+        let start = match &snapshots {
+            Some(p) if p.exists() => Some(read_snapshot(p, &fingerprint)?),
+            _ => None,
+        };
+        let done = start.as_ref().map_or(0, |s| s.updates);
+        self.progress
+            .planned(self.config.updates.saturating_sub(done) as u64);
+        let mut hooks = SnapshotFile {
+            path: snapshots.clone(),
+            fingerprint: &fingerprint,
+            every: self.snapshot_every,
+            last: Instant::now(),
+            total: self.config.updates,
+        };
         let (ctx, cfg, pools, progress) = (&self.ctx, &self.config, &self.pools, &self.progress);
         let (trainer, summary, scorer) = self.on_one_thread(|| {
-            let (trainer, summary) = training::train(
+            let (trainer, summary) = training::train_from(
                 cfg,
                 &cfg.net,
                 &ctx.obs,
                 &ctx.actions,
                 pools,
                 progress.as_ref(),
-            );
+                start,
+                &mut hooks,
+            )?;
             let scorer = trainer.scorer();
-            (trainer, summary, scorer)
-        });
+            Ok::<_, String>((trainer, summary, scorer))
+        })?;
         if let Some(path) = model {
             file::save(path, trainer.net(), &self.config, trained_on, &summary)?;
+        }
+        if let Some(p) = &snapshots {
+            match std::fs::remove_file(p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(format!("cannot remove {}: {e}", p.display()))
+                }
+                _ => {}
+            }
         }
         self.summary = summary;
         self.trainer = Some(trainer);
@@ -476,5 +520,77 @@ impl Agent for Dqn {
         self.online_done += self.config.online_updates as u64;
         self.trainer = Some(trainer);
         self.scorer = Some(scorer);
+    }
+}
+
+/// Where the training of the model at `model` keeps its snapshot: beside it, `.train` for
+/// `.model`.
+pub fn snapshot_path(model: &Path) -> PathBuf {
+    model.with_extension("train")
+}
+
+/// What a snapshot must have been taken of to be trained on: the configuration, what the model
+/// is trained on, and the examples themselves (their digest).
+fn training_fingerprint(cfg: &TrainConfig, trained_on: &str, pools: &Pools) -> String {
+    let mut bytes = Vec::new();
+    for (label, pool) in [(1u8, &pools.solved), (0, &pools.not_solved)] {
+        for e in pool.iter() {
+            bytes.push(label);
+            bytes.extend_from_slice(&(e.task as u64).to_le_bytes());
+            bytes.extend_from_slice(&(e.action as u64).to_le_bytes());
+        }
+    }
+    format!(
+        "{} | {trained_on} | {} solved and {} not solved examples, digest {:016x}",
+        serde_json::to_string(cfg).unwrap_or_default(),
+        pools.solved.len(),
+        pools.not_solved.len(),
+        tasks::rng::fnv64(&bytes)
+    )
+}
+
+/// The snapshot at `path`, refusing one of another training.
+fn read_snapshot(path: &Path, fingerprint: &str) -> Result<Snapshot, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (written_by, snapshot) = Snapshot::from_bytes(&bytes).map_err(|why| {
+        format!(
+            "{} is not a rephyre DQN training snapshot ({why}); remove it to train from the start",
+            path.display()
+        )
+    })?;
+    if written_by != fingerprint {
+        return Err(format!(
+            "{} is the snapshot of another training (other options or data); remove it to train from the start",
+            path.display()
+        ));
+    }
+    Ok(snapshot)
+}
+
+/// Writes the training's snapshot to its file when due.
+struct SnapshotFile<'a> {
+    path: Option<PathBuf>,
+    fingerprint: &'a str,
+    every: Duration,
+    last: Instant,
+    total: usize,
+}
+
+impl Hooks for SnapshotFile<'_> {
+    fn snapshot_due(&mut self, done: usize) -> bool {
+        // None after the last update: the model file follows at once.
+        self.path.is_some() && done < self.total && self.last.elapsed() >= self.every
+    }
+
+    fn snapshot(&mut self, snapshot: Snapshot) -> Result<(), String> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let tmp = path.with_extension("train.tmp");
+        std::fs::write(&tmp, snapshot.to_bytes(self.fingerprint))
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        self.last = Instant::now();
+        Ok(())
     }
 }

@@ -1,12 +1,13 @@
 //! The model file: one line `rephyre-dqn-model 1`, one line of JSON ([`Header`]: the training
 //! configuration, what the model was trained on, and the shape of every tensor), then every
 //! tensor's values as little-endian f32, in the header's order. The layout's writer and readers
-//! ([`encode`], [`split`], [`read_tensors`]) serve the Phy-Q DQN's files too.
+//! ([`encode`], [`split`], [`read_tensors`]) serve the Phy-Q DQN's files too, and the file of a
+//! training's [`Snapshot`] (both DQNs').
 
 use super::config::TrainConfig;
 use super::device::{self, Compute};
 use super::network::{self, Net};
-use super::training::TrainSummary;
+use super::training::{Snapshot, SnapshotOf, TrainSummary};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::Path;
@@ -144,4 +145,93 @@ pub(crate) fn read_tensors(shapes: &[Vec<usize>], data: &[u8]) -> Result<Tensors
         .zip(sizes)
         .map(|(s, n)| (s.clone(), floats.by_ref().take(n).collect()))
         .collect())
+}
+
+/// The first line of a training snapshot's file, by training.
+fn snapshot_magic(of: SnapshotOf) -> &'static str {
+    match of {
+        SnapshotOf::Phyre => "rephyre-dqn-training 1",
+        SnapshotOf::Phyq => "rephyre-phyq-dqn-training 1",
+    }
+}
+
+/// The JSON line of a snapshot's file.
+#[derive(Serialize, Deserialize)]
+struct SnapshotHeader {
+    /// The caller's name for the training (options and data), checked on reading.
+    fingerprint: String,
+    updates: usize,
+    /// Shapes of the tensors after this line: the losses `[updates]`, then the network's.
+    shapes: Vec<Vec<usize>>,
+    /// Bytes of the optimizer's record, after the tensors.
+    optimizer_bytes: usize,
+    /// FNV-1a of everything after this line (a damaged file is refused before burn reads it).
+    digest: String,
+}
+
+impl Snapshot {
+    /// The file of this snapshot stamped with `fingerprint`: the line
+    /// `rephyre-dqn-training 1` (a Phy-Q DQN's: `rephyre-phyq-dqn-training 1`), a JSON line, the losses and the weights as little-endian
+    /// f32 (the model file's layout), then the optimizer's record.
+    pub fn to_bytes(&self, fingerprint: &str) -> Vec<u8> {
+        let mut data = Vec::new();
+        push_values(
+            &mut data,
+            std::iter::once(self.losses.as_slice())
+                .chain(self.weights.iter().map(|(_, v)| v.as_slice())),
+        );
+        data.extend_from_slice(&self.optimizer);
+        let header = SnapshotHeader {
+            fingerprint: fingerprint.to_string(),
+            updates: self.updates,
+            shapes: std::iter::once(vec![self.losses.len()])
+                .chain(self.weights.iter().map(|(s, _)| s.clone()))
+                .collect(),
+            optimizer_bytes: self.optimizer.len(),
+            digest: format!("{:016x}", tasks::rng::fnv64(&data)),
+        };
+        let json = serde_json::to_string(&header).unwrap_or_default();
+        let mut bytes = format!("{}\n{json}\n", snapshot_magic(self.of)).into_bytes();
+        bytes.extend_from_slice(&data);
+        bytes
+    }
+
+    /// The fingerprint and the snapshot of a file of [`Snapshot::to_bytes`]; `Err` says why the
+    /// bytes are not one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(String, Snapshot), String> {
+        let (of, (header, data)) = [SnapshotOf::Phyre, SnapshotOf::Phyq]
+            .into_iter()
+            .find_map(|of| split(bytes, snapshot_magic(of)).ok().map(|s| (of, s)))
+            .ok_or_else(|| {
+                format!(
+                    "no `{}` or `{}` line",
+                    snapshot_magic(SnapshotOf::Phyre),
+                    snapshot_magic(SnapshotOf::Phyq)
+                )
+            })?;
+        let h: SnapshotHeader =
+            serde_json::from_slice(header).map_err(|e| format!("header: {e}"))?;
+        if format!("{:016x}", tasks::rng::fnv64(data)) != h.digest {
+            return Err("damaged (its digest does not match)".into());
+        }
+        let Some(split) = data.len().checked_sub(h.optimizer_bytes) else {
+            return Err("shorter than its optimizer record".into());
+        };
+        let (values, optimizer) = data.split_at(split);
+        let mut tensors = read_tensors(&h.shapes, values)?.into_iter();
+        let losses = match tensors.next() {
+            Some((shape, losses)) if shape == [h.updates] => losses,
+            _ => return Err(format!("no losses of its {} updates", h.updates)),
+        };
+        Ok((
+            h.fingerprint,
+            Snapshot {
+                of,
+                updates: h.updates,
+                losses,
+                weights: tensors.collect(),
+                optimizer: optimizer.to_vec(),
+            },
+        ))
+    }
 }

@@ -11,10 +11,11 @@
 //! * [`data`]: down-sampled observations, the pools of examples and how they are sampled;
 //! * [`network`]: the network, and the getting and setting of its weights;
 //! * [`scoring`]: a network in inference mode, scoring a task's actions;
-//! * [`training`]: the optimiser, the training loop (deterministic, single-threaded kernels)
-//!   and the one rule of how a batch is drawn ([`training::draw_batch`]);
+//! * [`training`]: the optimiser, the training loop (deterministic, single-threaded kernels;
+//!   stopped and resumed exactly from a [`training::Snapshot`]) and the one rule of how a batch
+//!   is drawn ([`training::draw_batch`]);
 //! * [`file`]: the model file format, and the writer and readers of its layout (shapes and
-//!   little-endian f32), which the Phy-Q DQN's files share;
+//!   little-endian f32), which the Phy-Q DQN's files and both DQNs' training snapshots share;
 //! * [`agent`]: the [`crate::Agent`] implementations;
 //! * [`phyq`]: the DQN of Phy-Q (its own small network, observation, action set, training and
 //!   model file; the PHYRE files above are reused where they fit).

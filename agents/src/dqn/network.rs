@@ -10,7 +10,7 @@
 
 use super::config::NetConfig;
 use super::data::CHANNELS;
-use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
+use burn::module::{Module, ModuleMapper, ModuleVisitor, Param, ParamId};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Initializer, Linear, LinearConfig, PaddingConfig2d};
@@ -357,6 +357,22 @@ impl ModuleMapper for Init {
                 .set_require_grad(t.is_require_grad())
         })
     }
+}
+
+/// `net` with its parameters numbered 1, 2, … in order. burn keys an optimizer's state by
+/// parameter id and draws fresh ids for every network it builds; numbered, the network of a
+/// resumed training matches the optimizer's record of the interrupted one. (Batch-norm running
+/// statistics keep their ids: they are not the optimizer's.)
+pub(crate) fn numbered<M: Module>(net: M) -> M {
+    struct Number(u64);
+    impl ModuleMapper for Number {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (_, value, mapper) = param.consume();
+            self.0 += 1;
+            Param::from_mapped_value(ParamId::from(self.0), value, mapper)
+        }
+    }
+    net.map(&mut Number(0))
 }
 
 /// Every float tensor of the module (parameters and batch-norm running statistics), in the

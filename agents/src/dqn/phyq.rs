@@ -24,10 +24,11 @@
 
 use super::device::{plain_device, single_threaded, train_device};
 use super::file;
-use super::network::{init_weights, load_tensors, tensors};
-use super::training::bce;
+use super::network::{init_weights, load_tensors, numbered, tensors};
+use super::training::{bce, SnapshotOf};
+pub use super::training::{Hooks, Snapshot};
 use crate::phyq::{Draws, ShotAgent};
-use burn::module::{Module, ModuleMapper, Param, ParamId};
+use burn::module::Module;
 use burn::nn::{Initializer, Linear, LinearConfig};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::relu;
@@ -231,21 +232,6 @@ pub fn train(
     )
 }
 
-/// What a training run tells its caller as it goes, and when it hands out a [`Snapshot`].
-pub trait Hooks: Send {
-    /// Update `u` (counted from 0) is done; `loss` was its batch's.
-    fn updated(&mut self, _u: usize, _loss: f32) {}
-    /// Whether to take a snapshot now, `done` updates in (asked after every update, the last
-    /// one included).
-    fn snapshot_due(&mut self, _done: usize) -> bool {
-        false
-    }
-    /// The snapshot asked for (e.g. to write a checkpoint); `Err` stops the training with it.
-    fn snapshot(&mut self, _snapshot: Snapshot) -> Result<(), String> {
-        Ok(())
-    }
-}
-
 /// Hooks that only hear each update's loss.
 struct EachLoss<F>(F);
 
@@ -255,114 +241,9 @@ impl<F: FnMut(usize, f32) + Send> Hooks for EachLoss<F> {
     }
 }
 
-/// Where a training run stands after some updates, exactly: the network's weights, Adam's state
-/// (per parameter its two moments and its step count, as burn records them: the f32 values bit
-/// for bit) and the batch losses so far. [`train_from`] a snapshot gives the model bytes of the
-/// uninterrupted training; the batches are keyed by the update's number, so nothing else is
-/// needed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot {
-    /// Updates done.
-    pub updates: usize,
-    /// Their batch losses, in order.
-    pub losses: Vec<f32>,
-    /// The network's tensors (weight and bias of each layer, in order).
-    weights: Vec<(Vec<usize>, Vec<f32>)>,
-    /// burn's record of the optimizer (burnpack bytes).
-    optimizer: Vec<u8>,
-}
-
-const SNAPSHOT_MAGIC: &str = "rephyre-phyq-dqn-training 1";
-
-/// The JSON line of a snapshot's file.
-#[derive(Serialize, Deserialize)]
-struct SnapshotHeader {
-    /// The caller's name for the training (options and data), checked on reading.
-    fingerprint: String,
-    updates: usize,
-    /// Shapes of the tensors after this line: the losses `[updates]`, then the network's.
-    shapes: Vec<Vec<usize>>,
-    /// Bytes of the optimizer's record, after the tensors.
-    optimizer_bytes: usize,
-    /// FNV-1a of everything after this line (a damaged file is refused before burn reads it).
-    digest: String,
-}
-
-impl Snapshot {
-    /// The file of this snapshot stamped with `fingerprint`: the line
-    /// `rephyre-phyq-dqn-training 1`, a JSON line, the losses and the weights as little-endian
-    /// f32 (the model file's layout), then the optimizer's record.
-    pub fn to_bytes(&self, fingerprint: &str) -> Vec<u8> {
-        let mut data = Vec::new();
-        file::push_values(
-            &mut data,
-            std::iter::once(self.losses.as_slice())
-                .chain(self.weights.iter().map(|(_, v)| v.as_slice())),
-        );
-        data.extend_from_slice(&self.optimizer);
-        let header = SnapshotHeader {
-            fingerprint: fingerprint.to_string(),
-            updates: self.updates,
-            shapes: std::iter::once(vec![self.losses.len()])
-                .chain(self.weights.iter().map(|(s, _)| s.clone()))
-                .collect(),
-            optimizer_bytes: self.optimizer.len(),
-            digest: format!("{:016x}", tasks::rng::fnv64(&data)),
-        };
-        let json = serde_json::to_string(&header).unwrap_or_default();
-        let mut bytes = format!("{SNAPSHOT_MAGIC}\n{json}\n").into_bytes();
-        bytes.extend_from_slice(&data);
-        bytes
-    }
-
-    /// The fingerprint and the snapshot of a file of [`Snapshot::to_bytes`]; `Err` says why the
-    /// bytes are not one.
-    pub fn from_bytes(bytes: &[u8]) -> Result<(String, Snapshot), String> {
-        let (header, data) = file::split(bytes, SNAPSHOT_MAGIC)?;
-        let h: SnapshotHeader =
-            serde_json::from_slice(header).map_err(|e| format!("header: {e}"))?;
-        if format!("{:016x}", tasks::rng::fnv64(data)) != h.digest {
-            return Err("damaged (its digest does not match)".into());
-        }
-        let Some(split) = data.len().checked_sub(h.optimizer_bytes) else {
-            return Err("shorter than its optimizer record".into());
-        };
-        let (values, optimizer) = data.split_at(split);
-        let mut tensors = file::read_tensors(&h.shapes, values)?.into_iter();
-        let losses = match tensors.next() {
-            Some((shape, losses)) if shape == [h.updates] => losses,
-            _ => return Err(format!("no losses of its {} updates", h.updates)),
-        };
-        Ok((
-            h.fingerprint,
-            Snapshot {
-                updates: h.updates,
-                losses,
-                weights: tensors.collect(),
-                optimizer: optimizer.to_vec(),
-            },
-        ))
-    }
-}
-
 /// Adam as the Phy-Q DQN trains with it.
 fn adam() -> ModuleOptimizer {
     AdamConfig::new().with_epsilon(1e-8).init()
-}
-
-/// `net` with its parameters numbered 1, 2, … in order. burn keys an optimizer's state by
-/// parameter id and draws fresh ids for every network it builds; numbered, the network of a
-/// resumed training matches the record of the interrupted one.
-fn numbered(net: QNet) -> QNet {
-    struct Number(u64);
-    impl ModuleMapper for Number {
-        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-            let (_, value, mapper) = param.consume();
-            self.0 += 1;
-            Param::from_mapped_value(ParamId::from(self.0), value, mapper)
-        }
-    }
-    net.map(&mut Number(0))
 }
 
 /// [`train`], from `start` when given (a [`Snapshot`] of the same options and data: the
@@ -393,14 +274,7 @@ pub fn train_from(
         ));
     }
     if let Some(s) = &start {
-        if s.updates > cfg.updates || s.losses.len() != s.updates {
-            return Err(format!(
-                "a snapshot after {} updates ({} losses) for a training of {}",
-                s.updates,
-                s.losses.len(),
-                cfg.updates
-            ));
-        }
+        s.check(SnapshotOf::Phyq, cfg.updates)?;
     }
     let (net, losses) = single_threaded(|| -> Result<(QNet, Vec<f32>), String> {
         let device = train_device();
@@ -469,6 +343,7 @@ pub fn train_from(
                     .into_bytes()
                     .map_err(|e| format!("cannot record the optimizer's state: {e}"))?;
                 hooks.snapshot(Snapshot {
+                    of: SnapshotOf::Phyq,
                     updates: u + 1,
                     losses: losses.clone(),
                     weights: tensors(&net),
@@ -897,7 +772,16 @@ mod tests {
         assert!(Snapshot::from_bytes(&bytes[..bytes.len() - 8]).is_err());
         assert!(Snapshot::from_bytes(b"rephyre-phyq-dqn-model 1\n{}\n")
             .unwrap_err()
-            .contains("no `rephyre-phyq-dqn-training 1` line"));
+            .contains("no `rephyre-dqn-training 1` or `rephyre-phyq-dqn-training 1` line"));
+        // A PHYRE DQN's snapshot is not a Phy-Q one's to train on.
+        let mut phyre = snapshot.clone();
+        phyre.of = super::SnapshotOf::Phyre;
+        let (_, read) = Snapshot::from_bytes(&phyre.to_bytes("run 1")).expect("reads");
+        assert_eq!(read.of, super::SnapshotOf::Phyre);
+        let e = train_from(&cfg, &obs, &exps, Some(read), &mut EachLoss(|_, _| {}));
+        assert!(e
+            .unwrap_err()
+            .contains("a snapshot of a PHYRE DQN's training, not a Phy-Q DQN's"));
     }
 
     #[test]

@@ -1075,3 +1075,93 @@ fn ranking_tasks_ahead_on_several_threads_proposes_what_one_thread_does() {
     assert_ne!(online_one, expected, "DQN-O learned nothing");
     assert_eq!(online(4), (online_one, online_scores));
 }
+
+/// A progress sink that stops the training (as a kill would) when update `stop_at` is done.
+struct StopAt(usize, std::sync::atomic::AtomicUsize);
+
+impl super::training::TrainProgress for StopAt {
+    fn planned(&self, _: u64) {}
+    fn update(&self, _: f32) {
+        let done = self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        assert!(done < self.0, "stopped after {done} updates");
+    }
+}
+
+#[test]
+fn a_training_stopped_after_a_snapshot_goes_on_from_it_to_the_same_model_file() {
+    use super::agent::snapshot_path;
+    use super::training::Snapshot;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let dir = std::env::temp_dir().join(format!("rephyre-dqn-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (ctx, table) = synthetic(4, 64);
+    let ctx = Arc::new(ctx);
+    let tasks = [0, 1, 2, 3];
+    // Grouped batches through batch norm, Adam's moments well away from zero.
+    let config = tiny_grouped_config(5, 12);
+    let fit = |dqn: &mut Dqn, path: &std::path::Path| {
+        dqn.fit(&table, &tasks, Some(&path.to_path_buf()), "synthetic")
+    };
+    let whole = dir.join("whole.model");
+    fit(
+        &mut Dqn::new(ctx.clone(), config.clone(), false, Arc::new(NoProgress)),
+        &whole,
+    )
+    .expect("trains");
+    assert!(
+        !snapshot_path(&whole).exists(),
+        "the snapshot outlived its model"
+    );
+
+    // Snapshots after every update, the training stopped during its sixth.
+    let part = dir.join("part.model");
+    let stop = Arc::new(StopAt(6, Default::default()));
+    let mut stopped = Dqn::new(ctx.clone(), config.clone(), false, stop);
+    stopped.snapshot_every(std::time::Duration::ZERO);
+    let killed = catch_unwind(AssertUnwindSafe(|| fit(&mut stopped, &part)));
+    assert!(killed.is_err(), "the training was not stopped");
+    assert!(!part.exists());
+    let bytes = std::fs::read(snapshot_path(&part)).expect("a snapshot");
+    let (_, snapshot) = Snapshot::from_bytes(&bytes).expect("reads");
+    assert_eq!((snapshot.updates, snapshot.losses.len()), (5, 5));
+
+    // Started again: the rest of the training, the same file as the uninterrupted one's.
+    let mut resumed = Dqn::new(ctx.clone(), config.clone(), false, Arc::new(NoProgress));
+    fit(&mut resumed, &part).expect("resumes");
+    assert!(
+        std::fs::read(&part).expect("a model") == std::fs::read(&whole).expect("a model"),
+        "the resumed training's model differs from the uninterrupted one's"
+    );
+    assert!(
+        !snapshot_path(&part).exists(),
+        "the snapshot outlived its model"
+    );
+
+    // A snapshot of another training (other options), and a damaged one, are refused.
+    let other = dir.join("other.model");
+    std::fs::write(snapshot_path(&other), &bytes).expect("write");
+    let mut changed = config.clone();
+    changed.lr *= 2.0;
+    let e = fit(
+        &mut Dqn::new(ctx.clone(), changed, false, Arc::new(NoProgress)),
+        &other,
+    )
+    .unwrap_err();
+    assert!(e.contains("is the snapshot of another training"), "{e}");
+    let mut damaged = bytes.clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    std::fs::write(snapshot_path(&other), &damaged).expect("write");
+    let e = fit(
+        &mut Dqn::new(ctx, config, false, Arc::new(NoProgress)),
+        &other,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("is not a rephyre DQN training snapshot (damaged"),
+        "{e}"
+    );
+    assert!(!other.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
 //! Training: the optimiser ([`Trainer`]: binary cross-entropy, Adam or AdamW), the training
-//! loop (balanced batches, a cosine learning-rate schedule) and the one rule of how a batch is
-//! drawn ([`draw_batch`]), for training and DQN-O's online updates alike. Kernels run on one
+//! loop (balanced batches, a cosine learning-rate schedule; stopped and resumed exactly from a
+//! [`Snapshot`], [`train_from`]) and the one rule of how a batch is drawn ([`draw_batch`]), for
+//! training and DQN-O's online updates alike. Kernels run on one
 //! thread ([`single_threaded`](super::device::single_threaded)) so that the weights do not
 //! depend on the thread count.
 
@@ -10,12 +11,12 @@ use super::data::{
     TaskPools, CHANNELS,
 };
 use super::device::train_device;
-use super::network::Net;
+use super::network::{load_tensors, numbered, tensors, Net};
 use super::scoring::Scorer;
 use burn::module::Module;
 use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::softplus;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Bytes, Device, Tensor, TensorData};
 
 /// Told how training goes (a progress bar).
 pub trait TrainProgress: Send + Sync {
@@ -62,20 +63,141 @@ pub fn train(
     pools: &Pools,
     progress: &dyn TrainProgress,
 ) -> (Trainer, TrainSummary) {
-    let mut trainer = Trainer::new(net, cfg.seed, cfg.weight_decay);
-    let losses = run_updates(
-        &mut trainer,
-        cfg,
-        obs,
-        actions,
-        pools,
-        0,
-        cfg.updates,
-        progress,
-        |i| cosine_lr(cfg.lr, i, cfg.updates),
-    );
+    match train_from(cfg, net, obs, actions, pools, progress, None, &mut NoHooks) {
+        Ok(trained) => trained,
+        // Without a snapshot to start from and with hooks that never fail, nothing can.
+        Err(e) => unreachable!("a fresh training failed: {e}"),
+    }
+}
+
+/// What a training run tells its caller as it goes, and when it hands out a [`Snapshot`].
+pub trait Hooks: Send {
+    /// Update `u` (counted from 0) is done; `loss` was its batch's.
+    fn updated(&mut self, _u: usize, _loss: f32) {}
+    /// Whether to take a snapshot now, `done` updates in (asked after every update, the last
+    /// one included).
+    fn snapshot_due(&mut self, _done: usize) -> bool {
+        false
+    }
+    /// The snapshot asked for (e.g. to write a checkpoint); `Err` stops the training with it.
+    fn snapshot(&mut self, _snapshot: Snapshot) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Hooks that take no snapshot.
+pub struct NoHooks;
+
+impl Hooks for NoHooks {}
+
+/// Which training a [`Snapshot`] is of (its file says so, `super::file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotOf {
+    /// A PHYRE DQN's ([`train_from`]).
+    Phyre,
+    /// A Phy-Q DQN's (`super::phyq::train_from`).
+    Phyq,
+}
+
+impl SnapshotOf {
+    /// What trains, in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SnapshotOf::Phyre => "PHYRE DQN",
+            SnapshotOf::Phyq => "Phy-Q DQN",
+        }
+    }
+}
+
+/// Where a training run stands after some updates, exactly: the network's tensors (with
+/// batch norm's running statistics), the optimizer's state (per parameter its two moments and
+/// its step count, as burn records them: the f32 values bit for bit) and the batch losses so
+/// far. Training on from a snapshot gives the model bytes of the uninterrupted training; the
+/// batches are keyed by the update's number, so nothing else is needed. Its file:
+/// `Snapshot::to_bytes` (`super::file`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub of: SnapshotOf,
+    /// Updates done.
+    pub updates: usize,
+    /// Their batch losses, in order.
+    pub losses: Vec<f32>,
+    /// The network's tensors, in the module's order.
+    pub(crate) weights: Vec<(Vec<usize>, Vec<f32>)>,
+    /// burn's record of the optimizer (burnpack bytes).
+    pub(crate) optimizer: Vec<u8>,
+}
+
+impl Snapshot {
+    /// `Err` unless this is a snapshot of an `of` training of `updates` updates.
+    pub(crate) fn check(&self, of: SnapshotOf, updates: usize) -> Result<(), String> {
+        if self.of != of {
+            return Err(format!(
+                "a snapshot of a {}'s training, not a {}'s",
+                self.of.name(),
+                of.name()
+            ));
+        }
+        if self.updates > updates || self.losses.len() != self.updates {
+            return Err(format!(
+                "a snapshot after {} updates ({} losses) for a training of {updates}",
+                self.updates,
+                self.losses.len(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// [`train`], from `start` when given (a [`Snapshot`] of the same options and data: the updates
+/// after it are run and the network is the uninterrupted training's, bit for bit), telling
+/// `progress` and `hooks` of each update and taking the snapshots `hooks` asks for.
+#[allow(clippy::too_many_arguments)]
+pub fn train_from(
+    cfg: &TrainConfig,
+    net: &NetConfig,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+    pools: &Pools,
+    progress: &dyn TrainProgress,
+    start: Option<Snapshot>,
+    hooks: &mut dyn Hooks,
+) -> Result<(Trainer, TrainSummary), String> {
+    let (mut trainer, mut losses) = match start {
+        None => (Trainer::new(net, cfg.seed, cfg.weight_decay), Vec::new()),
+        Some(s) => {
+            s.check(SnapshotOf::Phyre, cfg.updates)?;
+            let trainer =
+                Trainer::resumed(net, cfg.seed, cfg.weight_decay, s.weights, s.optimizer)?;
+            (trainer, s.losses)
+        }
+    };
+    losses.reserve(cfg.updates - losses.len());
+    // Each update on its own: the hooks are asked after every one.
+    for u in losses.len()..cfg.updates {
+        let loss = run_updates(
+            &mut trainer,
+            cfg,
+            obs,
+            actions,
+            pools,
+            u as u64,
+            1,
+            progress,
+            |_| cosine_lr(cfg.lr, u, cfg.updates),
+        );
+        let Some(&value) = loss.first() else {
+            // No example at all: nothing to learn, nothing was done.
+            break;
+        };
+        hooks.updated(u, value);
+        losses.push(value);
+        if hooks.snapshot_due(u + 1) {
+            hooks.snapshot(trainer.snapshot(&losses)?)?;
+        }
+    }
     let final_loss = final_loss(&losses);
-    (
+    Ok((
         trainer,
         TrainSummary {
             updates: cfg.updates,
@@ -83,7 +205,7 @@ pub fn train(
             not_solved_examples: pools.not_solved.len(),
             final_loss,
         },
-    )
+    ))
 }
 
 /// `pools` by task for grouped batches, with each task's near misses among `actions` when `cfg`
@@ -274,11 +396,50 @@ impl Trainer {
     pub fn new(cfg: &NetConfig, seed: u64, weight_decay: f64) -> Trainer {
         let device = train_device();
         Trainer {
-            net: Some(Net::new(cfg, seed, &device)),
+            net: Some(numbered(Net::new(cfg, seed, &device))),
             optim: optimizer(weight_decay),
             device,
             cfg: cfg.clone(),
         }
+    }
+
+    /// The trainer of a [`Snapshot`]'s network tensors and optimizer record.
+    fn resumed(
+        cfg: &NetConfig,
+        seed: u64,
+        weight_decay: f64,
+        weights: Vec<(Vec<usize>, Vec<f32>)>,
+        optimizer_record: Vec<u8>,
+    ) -> Result<Trainer, String> {
+        let device = train_device();
+        let net = load_tensors(Net::new(cfg, seed, &device), weights, &device)?;
+        let optim = optimizer(weight_decay)
+            .from_bytes(Bytes::from_bytes_vec(optimizer_record))
+            .map_err(|e| format!("the optimizer's state: {e}"))?;
+        Ok(Trainer {
+            net: Some(numbered(net)),
+            optim,
+            device,
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// Where this training stands after the updates of `losses`.
+    fn snapshot(&self, losses: &[f32]) -> Result<Snapshot, String> {
+        let optimizer = self
+            .optim
+            .into_bytes()
+            .map_err(|e| format!("cannot record the optimizer's state: {e}"))?;
+        Ok(Snapshot {
+            of: SnapshotOf::Phyre,
+            updates: losses.len(),
+            losses: losses.to_vec(),
+            // Through the inference view: reading it brings batch norm's running statistics up
+            // to date (burn holds a module's last update of them apart until then; training
+            // reads them up to date too, so this changes nothing of the training).
+            weights: tensors(&self.net().valid()),
+            optimizer: optimizer.to_vec(),
+        })
     }
 
     /// Wrap a network (e.g. loaded from a file) for more training; the optimizer starts fresh.
