@@ -8,6 +8,7 @@ use super::config::TrainConfig;
 use super::device::{self, Compute};
 use super::network::{self, Net};
 use super::training::{Snapshot, SnapshotOf, TrainSummary};
+use burn::module::Module as _;
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::Path;
@@ -42,7 +43,9 @@ pub fn save(
     trained_on: &str,
     summary: &TrainSummary,
 ) -> Result<(), String> {
-    let tensors = network::tensors(net);
+    // Through the inference view, which brings batch norm's running statistics up to date
+    // (burn holds a network's last update of them apart until they are read so).
+    let tensors = network::tensors(&net.valid());
     let header = Header {
         config: config.clone(),
         trained_on: trained_on.to_string(),

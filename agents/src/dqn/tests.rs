@@ -1165,3 +1165,34 @@ fn a_training_stopped_after_a_snapshot_goes_on_from_it_to_the_same_model_file() 
     assert!(!other.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_model_saved_straight_after_training_keeps_the_last_batch_norm_statistics() {
+    let (ctx, table) = synthetic(4, 64);
+    let config = tiny_grouped_config(7, 6);
+    let pools = Pools::from_table(&table, &[0, 1, 2, 3], 64);
+    let (trainer, summary) = super::training::train(
+        &config,
+        &config.net,
+        &ctx.obs,
+        &ctx.actions,
+        &pools,
+        &NoProgress,
+    );
+    // Saved before anything else reads the network (building a scorer brings its running
+    // statistics up to date).
+    let dir = std::env::temp_dir().join(format!("rephyre-dqn-bn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("m.model");
+    super::file::save(&path, trainer.net(), &config, "synthetic", &summary).expect("save");
+    let (_, net) = super::file::load(&path).expect("load");
+    let mut planes = Vec::new();
+    ctx.obs.push_planes(1, false, &mut planes);
+    let flat: Vec<f32> = ctx.actions.iter().flatten().map(|&v| v as f32).collect();
+    assert_eq!(
+        Scorer::new(net, &config.net).score(&planes, &flat),
+        trainer.scorer().score(&planes, &flat),
+        "the saved model scores otherwise than the trained one"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
