@@ -173,23 +173,24 @@ pub fn train_from(
         }
     };
     losses.reserve(cfg.updates - losses.len());
-    // Each update on its own: the hooks are asked after every one.
-    for u in losses.len()..cfg.updates {
-        let loss = run_updates(
+    // With no example at all there is nothing to learn and nothing is done (as `run_updates`).
+    let by_task = grouped(cfg).then(|| task_pools(cfg, pools, actions));
+    let draw = Draw::Training(Examples {
+        pools,
+        by_task: by_task.as_ref(),
+    });
+    for u in (losses.len()..cfg.updates).take_while(|_| !pools.is_empty()) {
+        let lr = cosine_lr(cfg.lr, u, cfg.updates);
+        let value = update(
             &mut trainer,
             cfg,
+            draw,
+            u as u64,
             obs,
             actions,
-            pools,
-            u as u64,
-            1,
+            lr,
             progress,
-            |_| cosine_lr(cfg.lr, u, cfg.updates),
         );
-        let Some(&value) = loss.first() else {
-            // No example at all: nothing to learn, nothing was done.
-            break;
-        };
         hooks.updated(u, value);
         losses.push(value);
         if hooks.snapshot_due(u + 1) {
@@ -363,12 +364,37 @@ pub fn run_updates(
         by_task: by_task.as_ref(),
     });
     for i in 0..count {
-        let batch = draw_batch(cfg, draw, first + i as u64, obs, actions);
-        let loss = trainer.step(&batch, lr(i));
-        progress.update(loss);
+        let loss = update(
+            trainer,
+            cfg,
+            draw,
+            first + i as u64,
+            obs,
+            actions,
+            lr(i),
+            progress,
+        );
         losses.push(loss);
     }
     losses
+}
+
+/// Update `number` (its batch is keyed by it) at learning rate `lr`; returns its batch's loss.
+#[allow(clippy::too_many_arguments)]
+fn update(
+    trainer: &mut Trainer,
+    cfg: &TrainConfig,
+    draw: Draw<'_>,
+    number: u64,
+    obs: &Observations,
+    actions: &[Vec<f64>],
+    lr: f64,
+    progress: &dyn TrainProgress,
+) -> f32 {
+    let batch = draw_batch(cfg, draw, number, obs, actions);
+    let loss = trainer.step(&batch, lr);
+    progress.update(loss);
+    loss
 }
 
 /// A network being trained, with its optimizer (Adam, or AdamW with weight decay).
