@@ -81,7 +81,8 @@ pub enum Command {
     /// pass rates per task, template and scenario, and the Phy-Q score.
     #[command(name = "phyq-eval", after_help = PHYQ_EVAL_EXAMPLES)]
     PhyqEval(PhyqEvalArgs),
-    /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report.
+    /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report, or
+    /// `eval --checkpoint` files of runs made apart into one checkpoint.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
     /// Run a study sharded on a Slurm cluster: submit a job array of its shards and a merge job
@@ -190,18 +191,25 @@ EXAMPLES:
   rephyre solvability --tier ball --shard 2/2 --out part-2.json
   rephyre merge part-1.json part-2.json --out ball.csv --summary ball.md
   rephyre merge parts/*.json --out diversity.csv --plot diversity.svg
+  rephyre merge fold-*.ckpt --out all.ckpt    # eval --checkpoint files, one per fold
 
 The report is byte for byte the one the same command gives without --shard, whatever the number
 of shards. Parts of different runs (command, arguments, tasks, rephyre version), a missing part
-and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.";
+and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.
+
+Eval checkpoints (each `rephyre eval ... --checkpoint FILE` of one evaluation: the same action
+set, seed, split and tasks, any agents, setups and folds) merge into one checkpoint; `rephyre eval
+... --checkpoint all.ckpt --resume` then reports every (agent, setup, fold) it holds without
+running it again.";
 
 /// Arguments of `rephyre merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The part files (what each shard wrote with --out), in any order.
+    /// The part files (what each shard wrote with --out), or eval checkpoints, in any order.
     #[arg(required = true, value_name = "PART")]
     pub parts: Vec<PathBuf>,
-    /// The report (the CSV of the command the shards ran; parity: its Markdown report).
+    /// The report (the CSV of the command the shards ran; parity: its Markdown report; eval
+    /// checkpoints: the merged checkpoint).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Markdown summary (solvability, witness, phyq-eval).

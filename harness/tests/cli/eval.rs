@@ -432,6 +432,137 @@ fn dqn_models_are_saved_and_loaded() {
     }
 }
 
+/// Folds evaluated apart (as array jobs on as many machines would), each with its own
+/// checkpoint, merge into one checkpoint whatever their order, and the run resumed from it
+/// reports them all without running any: the uninterrupted run's results. Checkpoints of
+/// another evaluation, or holding other results for the same fold, are refused by name.
+#[test]
+fn folds_run_apart_merge_into_one_checkpoint_that_reports_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let cache = p("table");
+    let eval = |agent: &str, folds: &str, actions: &str, name: &str, extra: &[&str]| {
+        let mut args = eval_b_cross(agent, folds, actions);
+        args.extend(["--cache", s(&cache), "--out"]);
+        let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
+        args.extend([s(&out), "--per-task", s(&tasks)]);
+        args.extend_from_slice(extra);
+        crate::common::ok_stderr(&args)
+    };
+    let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
+    let read = |name: &str| std::fs::read(p(name)).unwrap();
+    eval("memo", "0-2", "4", "whole", &[]);
+    let mut seconds = Vec::new();
+    for fold in ["0", "1", "2"] {
+        let ckpt = p(&format!("fold-{fold}.ckpt"));
+        eval(
+            "memo",
+            fold,
+            "4",
+            &format!("fold-{fold}"),
+            &["--checkpoint", s(&ckpt)],
+        );
+        let (h, r) = rows(&format!("fold-{fold}"));
+        seconds.push(r[0][col(&h, "seconds")].clone());
+    }
+    let [f0, f1, f2] = ["fold-0.ckpt", "fold-1.ckpt", "fold-2.ckpt"].map(&p);
+    let err =
+        crate::common::ok_stderr(&["merge", s(&f2), s(&f0), s(&f1), "--out", s(&p("all.ckpt"))]);
+    assert!(
+        err.contains("merged 3 eval checkpoints: 3 (agent, setup, fold) results"),
+        "{err}"
+    );
+    crate::common::ok_stderr(&[
+        "merge",
+        s(&f0),
+        s(&f1),
+        s(&f2),
+        s(&f1),
+        "--out",
+        s(&p("again.ckpt")),
+    ]);
+    assert_eq!(
+        read("again.ckpt"),
+        read("all.ckpt"),
+        "the order and repeats of the files change nothing"
+    );
+    let all = p("all.ckpt");
+    let err = eval(
+        "memo",
+        "0-2",
+        "4",
+        "merged",
+        &["--checkpoint", s(&all), "--resume"],
+    );
+    assert!(err.contains("resumed: 3 of the 3"), "{err}");
+    assert_eq!(
+        without_seconds(rows("merged")),
+        without_seconds(rows("whole"))
+    );
+    assert_eq!(read("merged-tasks.csv"), read("whole-tasks.csv"));
+    let (h, merged) = rows("merged");
+    let merged_seconds: Vec<String> = merged
+        .iter()
+        .map(|r| r[col(&h, "seconds")].clone())
+        .collect();
+    assert_eq!(merged_seconds, seconds, "each fold's time is its own run's");
+    // Another action set is another evaluation: refused by name.
+    eval(
+        "memo",
+        "0",
+        "3",
+        "other",
+        &["--checkpoint", s(&p("other.ckpt"))],
+    );
+    let err = fails(&[
+        "merge",
+        s(&f0),
+        s(&p("other.ckpt")),
+        "--out",
+        s(&p("x.ckpt")),
+    ]);
+    assert!(
+        err.contains("other.ckpt") && err.contains("different evaluation"),
+        "{err}"
+    );
+    // The same fold with other results (edited here) is refused, naming both files.
+    let mut edited: serde_json::Value = serde_json::from_slice(&read("fold-1.ckpt")).unwrap();
+    let solved = &mut edited["units"][0]["solved"];
+    let flipped = match solved[0].as_u64() {
+        Some(_) => serde_json::Value::Null,
+        None => serde_json::json!(1),
+    };
+    solved[0] = flipped;
+    std::fs::write(p("edited.ckpt"), serde_json::to_vec(&edited).unwrap()).unwrap();
+    let err = fails(&[
+        "merge",
+        s(&f1),
+        s(&p("edited.ckpt")),
+        "--out",
+        s(&p("x.ckpt")),
+    ]);
+    assert!(
+        err.contains("fold-1.ckpt")
+            && err.contains("edited.ckpt")
+            && err.contains("different results"),
+        "{err}"
+    );
+    // A report option has nothing to write for checkpoints; a part file is not a checkpoint.
+    let err = fails(&[
+        "merge",
+        s(&f0),
+        "--out",
+        s(&p("x.ckpt")),
+        "--summary",
+        s(&p("x.md")),
+    ]);
+    assert!(
+        err.contains("--summary") && err.contains("--resume"),
+        "{err}"
+    );
+    assert!(!p("x.ckpt").exists());
+}
+
 /// `eval --checkpoint`: a run stopped after some folds resumes with only the others, and gives
 /// the results of one uninterrupted run; a checkpoint of other options is refused.
 #[test]

@@ -11,6 +11,9 @@
 //! configuration), and a run restores only the units of its own. So one file gathers a sweep
 //! (over `--dqn-seed`, say) and still serves runs of the untrained agents, whatever DQN options
 //! they were given.
+//!
+//! Checkpoints of runs made apart — one per fold, say, on as many machines — are merged into one
+//! ([`merge_checkpoints`], `rephyre merge`), and a run resumed from it reports them all.
 
 use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
 use agents::auccess::SolvedAt;
@@ -119,6 +122,90 @@ impl ResultsCheckpoint {
     }
 }
 
+/// Whether the file at `path` is an eval checkpoint (its format field names one, of any
+/// version), for `rephyre merge` to tell it from the parts of a sharded run.
+pub fn is_checkpoint(path: &Path) -> bool {
+    #[derive(Deserialize)]
+    struct Format {
+        format: String,
+    }
+    let format_prefix = EVAL_CHECKPOINT
+        .format
+        .trim_end_matches(|c: char| c.is_ascii_digit());
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Format>(&text).ok())
+        .is_some_and(|f| f.format.starts_with(format_prefix))
+}
+
+/// What [`merge_checkpoints`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergedCheckpoints {
+    pub files: usize,
+    pub units: usize,
+}
+
+/// Merge the eval checkpoints at `paths` (of one evaluation: the same fingerprint) into one at
+/// `out`, which a run with `--checkpoint out --resume` restores from. A unit in several files
+/// must hold the same results in each (their time may differ: the shortest is kept, so the
+/// file is the same whatever the order of `paths`); different results for one unit are an
+/// error naming both files.
+pub fn merge_checkpoints(paths: &[PathBuf], out: &Path) -> Result<MergedCheckpoints> {
+    let Some(first) = paths.first() else {
+        anyhow::bail!("no eval checkpoints to merge");
+    };
+    let first: File = read_stamped(first, &EVAL_CHECKPOINT, None)?;
+    let fingerprint = first.fingerprint;
+    let mut units: Vec<(Unit, &Path)> = Vec::new();
+    for path in paths {
+        let file: File = read_stamped(path, &EVAL_CHECKPOINT, Some(&fingerprint))?;
+        units.extend(file.units.into_iter().map(|u| (u, path.as_path())));
+    }
+    units.sort_by(|(a, pa), (b, pb)| {
+        a.key()
+            .cmp(&b.key())
+            .then(a.seconds.total_cmp(&b.seconds))
+            .then(pa.cmp(pb))
+    });
+    let mut merged: Vec<(Unit, &Path)> = Vec::with_capacity(units.len());
+    for (unit, path) in units {
+        if let Some((kept, kept_path)) = merged.last() {
+            if kept.key() == unit.key() {
+                let same = kept.agent == unit.agent
+                    && kept.tuned == unit.tuned
+                    && kept.solved == unit.solved;
+                if !same {
+                    anyhow::bail!(
+                        "{} and {} hold different results for {} on {} fold {}{}",
+                        kept_path.display(),
+                        path.display(),
+                        unit.agent,
+                        unit.setup,
+                        unit.fold,
+                        if unit.config.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", unit.config)
+                        }
+                    );
+                }
+                continue;
+            }
+        }
+        merged.push((unit, path));
+    }
+    let file = File {
+        format: EVAL_CHECKPOINT.format.to_string(),
+        fingerprint,
+        units: merged.into_iter().map(|(u, _)| u).collect(),
+    };
+    write_atomic(out, serde_json::to_string(&file)?.as_bytes())?;
+    Ok(MergedCheckpoints {
+        files: paths.len(),
+        units: file.units.len(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +281,57 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn merged_checkpoints_keep_each_unit_once_whatever_the_order_of_the_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |n: &str| dir.path().join(n);
+        let save = |name: &str, units: Vec<Unit>| {
+            let cp = ResultsCheckpoint::open(&p(name), "run A".into(), false).unwrap();
+            for u in units {
+                cp.record(u).unwrap();
+            }
+            p(name)
+        };
+        let slow = Unit {
+            seconds: 9.0,
+            ..unit("Mem", 1, vec![Some(3)])
+        };
+        let a = save("a.ckpt", vec![unit("Mem", 0, vec![None]), slow]);
+        let b = save(
+            "b.ckpt",
+            vec![unit("Mem", 1, vec![Some(3)]), unit("Mem", 2, vec![])],
+        );
+        let ab = merge_checkpoints(&[a.clone(), b.clone()], &p("ab.ckpt")).unwrap();
+        assert_eq!(ab, MergedCheckpoints { files: 2, units: 3 });
+        merge_checkpoints(&[b.clone(), a.clone()], &p("ba.ckpt")).unwrap();
+        assert_eq!(
+            std::fs::read(p("ab.ckpt")).unwrap(),
+            std::fs::read(p("ba.ckpt")).unwrap()
+        );
+        let merged = ResultsCheckpoint::open(&p("ab.ckpt"), "run A".into(), true).unwrap();
+        // The unit in both files: its results, with the shorter of its two times.
+        assert_eq!(
+            merged.finished("Mem", "ball_cross_template", 1, ""),
+            Some(unit("Mem", 1, vec![Some(3)]))
+        );
+        assert!(merged
+            .finished("Mem", "ball_cross_template", 2, "")
+            .is_some());
+        assert!(is_checkpoint(&a) && !is_checkpoint(&p("missing")));
+        let c = save("c.ckpt", vec![unit("Mem", 1, vec![Some(4)])]);
+        let err = merge_checkpoints(&[a.clone(), c], &p("x.ckpt")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("different results for MEM on ball_cross_template fold 1"),
+            "{err}"
+        );
+        let other = ResultsCheckpoint::open(&p("d.ckpt"), "run B".into(), false).unwrap();
+        other.record(unit("Mem", 5, vec![])).unwrap();
+        let err = merge_checkpoints(&[a, p("d.ckpt")], &p("x.ckpt")).unwrap_err();
+        assert!(err.to_string().contains("different evaluation"), "{err}");
+        assert!(!p("x.ckpt").exists());
     }
 
     #[test]

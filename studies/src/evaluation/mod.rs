@@ -20,6 +20,7 @@ mod run;
 mod tables;
 mod types;
 
+pub use checkpoint::{is_checkpoint, merge_checkpoints, MergedCheckpoints};
 pub use results::{check_one_agent, compare, read_results, table_markdown, Comparison, FoldResult};
 pub use run::{run, Params, Report, TableSummary, TaskResult};
 pub use tables::{merge_tables, table_shard, table_tiers, Row, TABLES_COMMAND};
