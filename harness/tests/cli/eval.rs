@@ -3,6 +3,7 @@
 //! input.
 
 use crate::common::{col, eval_b_cross, fails, ok, parse_csv, s, without_seconds};
+use std::path::Path;
 
 #[test]
 fn eval_and_compare_on_a_small_action_set() {
@@ -432,6 +433,31 @@ fn dqn_models_are_saved_and_loaded() {
     }
 }
 
+/// `eval` of `[agent, folds, actions, name]` on B cross with `--cache cache`, writing
+/// `name.csv` and `name-tasks.csv` (`--per-task`) in `dir`, and `extra`; its standard error.
+fn eval_named(
+    dir: &Path,
+    cache: &Path,
+    [agent, folds, actions, name]: [&str; 4],
+    extra: &[&str],
+) -> String {
+    let mut args = eval_b_cross(agent, folds, actions);
+    let (out, tasks) = (
+        dir.join(format!("{name}.csv")),
+        dir.join(format!("{name}-tasks.csv")),
+    );
+    args.extend([
+        "--cache",
+        s(cache),
+        "--out",
+        s(&out),
+        "--per-task",
+        s(&tasks),
+    ]);
+    args.extend_from_slice(extra);
+    crate::common::ok_stderr(&args)
+}
+
 /// Folds evaluated apart (as array jobs on as many machines would), each with its own
 /// checkpoint, merge into one checkpoint whatever their order, and the run resumed from it
 /// reports them all without running any: the uninterrupted run's results. Checkpoints of
@@ -442,12 +468,7 @@ fn folds_run_apart_merge_into_one_checkpoint_that_reports_them_all() {
     let p = |n: &str| dir.path().join(n);
     let cache = p("table");
     let eval = |agent: &str, folds: &str, actions: &str, name: &str, extra: &[&str]| {
-        let mut args = eval_b_cross(agent, folds, actions);
-        args.extend(["--cache", s(&cache), "--out"]);
-        let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
-        args.extend([s(&out), "--per-task", s(&tasks)]);
-        args.extend_from_slice(extra);
-        crate::common::ok_stderr(&args)
+        eval_named(dir.path(), &cache, [agent, folds, actions, name], extra)
     };
     let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
     let read = |name: &str| std::fs::read(p(name)).unwrap();
@@ -514,13 +535,8 @@ fn folds_run_apart_merge_into_one_checkpoint_that_reports_them_all() {
         "other",
         &["--checkpoint", s(&p("other.ckpt"))],
     );
-    let err = fails(&[
-        "merge",
-        s(&f0),
-        s(&p("other.ckpt")),
-        "--out",
-        s(&p("x.ckpt")),
-    ]);
+    let merge_fails = |a: &Path, b: &Path| fails(&["merge", s(a), s(b), "--out", s(&p("x.ckpt"))]);
+    let err = merge_fails(&f0, &p("other.ckpt"));
     assert!(
         err.contains("other.ckpt") && err.contains("different evaluation"),
         "{err}"
@@ -534,20 +550,14 @@ fn folds_run_apart_merge_into_one_checkpoint_that_reports_them_all() {
     };
     solved[0] = flipped;
     std::fs::write(p("edited.ckpt"), serde_json::to_vec(&edited).unwrap()).unwrap();
-    let err = fails(&[
-        "merge",
-        s(&f1),
-        s(&p("edited.ckpt")),
-        "--out",
-        s(&p("x.ckpt")),
-    ]);
+    let err = merge_fails(&f1, &p("edited.ckpt"));
     assert!(
         err.contains("fold-1.ckpt")
             && err.contains("edited.ckpt")
             && err.contains("different results"),
         "{err}"
     );
-    // A report option has nothing to write for checkpoints; a part file is not a checkpoint.
+    // A report option has nothing to write for checkpoints.
     let err = fails(&[
         "merge",
         s(&f0),
@@ -570,13 +580,8 @@ fn a_stopped_evaluation_resumes_from_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
     let (cache, ckpt) = (p("table"), p("eval.ckpt"));
-    let eval = |folds: &str, name: &str, extra: &[&str]| -> String {
-        let mut args = eval_b_cross("memo", folds, "4");
-        args.extend(["--cache", s(&cache), "--out"]);
-        let (out, tasks) = (p(&format!("{name}.csv")), p(&format!("{name}-tasks.csv")));
-        args.extend([s(&out), "--per-task", s(&tasks)]);
-        args.extend_from_slice(extra);
-        crate::common::ok_stderr(&args)
+    let eval = |folds: &str, name: &str, extra: &[&str]| {
+        eval_named(dir.path(), &cache, ["memo", folds, "4", name], extra)
     };
     let rows = |name: &str| parse_csv(&std::fs::read_to_string(p(&format!("{name}.csv"))).unwrap());
     let tasks = |name: &str| std::fs::read(p(&format!("{name}-tasks.csv"))).unwrap();
