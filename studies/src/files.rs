@@ -24,6 +24,15 @@ pub trait Stamped {
     fn fingerprint(&self) -> &str;
 }
 
+/// The `format` field of a JSON file rephyre wrote for itself, when it has one.
+pub fn format_field(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Format {
+        format: String,
+    }
+    serde_json::from_str::<Format>(text).ok().map(|f| f.format)
+}
+
 /// Read the file of kind `kind` at `path`, checking its format and, when `fingerprint` is given,
 /// that the run that wrote it had this fingerprint. Every failure is one line naming the file.
 pub fn read_stamped<T: DeserializeOwned + Stamped>(
@@ -47,13 +56,9 @@ pub fn read_stamped<T: DeserializeOwned + Stamped>(
         Err(e) => {
             // A file of another kind or layout fails to parse as this one; where its format
             // field can be read, say that rather than "corrupt".
-            #[derive(serde::Deserialize)]
-            struct Format {
-                format: String,
-            }
-            if let Ok(f) = serde_json::from_str::<Format>(&text) {
-                if f.format != kind.format {
-                    return Err(wrong_format(&f.format));
+            if let Some(format) = format_field(&text) {
+                if format != kind.format {
+                    return Err(wrong_format(&format));
                 }
             }
             let what = format!("corrupt {} {}", kind.name, path.display());

@@ -179,7 +179,12 @@ pub fn train_from(
         pools,
         by_task: by_task.as_ref(),
     });
-    for u in (losses.len()..cfg.updates).take_while(|_| !pools.is_empty()) {
+    let todo = if pools.is_empty() {
+        0..0
+    } else {
+        losses.len()..cfg.updates
+    };
+    for u in todo {
         let lr = cosine_lr(cfg.lr, u, cfg.updates);
         let value = update(
             &mut trainer,

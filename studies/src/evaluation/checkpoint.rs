@@ -15,7 +15,7 @@
 //! Checkpoints of runs made apart — one per fold, say, on as many machines — are merged into one
 //! ([`merge_checkpoints`], `rephyre merge`), and a run resumed from it reports them all.
 
-use crate::files::{read_stamped, write_atomic, FileKind, Stamped};
+use crate::files::{format_field, read_stamped, write_atomic, FileKind, Stamped};
 use agents::auccess::SolvedAt;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -111,31 +111,32 @@ impl ResultsCheckpoint {
             Ok(i) => units[i] = unit,
             Err(i) => units.insert(i, unit),
         }
-        let file = File {
-            format: EVAL_CHECKPOINT.format.to_string(),
-            fingerprint: self.fingerprint.clone(),
-            units: units.clone(),
-        };
         // Written while the lock is held, so two folds finishing together cannot save out of
         // order.
-        write_atomic(&self.path, serde_json::to_string(&file)?.as_bytes())
+        save(&self.path, &self.fingerprint, units.clone())
     }
+}
+
+/// Write a checkpoint file of `units` (in key order) for the run of `fingerprint`.
+fn save(path: &Path, fingerprint: &str, units: Vec<Unit>) -> Result<()> {
+    let file = File {
+        format: EVAL_CHECKPOINT.format.to_string(),
+        fingerprint: fingerprint.to_string(),
+        units,
+    };
+    write_atomic(path, serde_json::to_string(&file)?.as_bytes())
 }
 
 /// Whether the file at `path` is an eval checkpoint (its format field names one, of any
 /// version), for `rephyre merge` to tell it from the parts of a sharded run.
 pub fn is_checkpoint(path: &Path) -> bool {
-    #[derive(Deserialize)]
-    struct Format {
-        format: String,
-    }
     let format_prefix = EVAL_CHECKPOINT
         .format
         .trim_end_matches(|c: char| c.is_ascii_digit());
     std::fs::read_to_string(path)
         .ok()
-        .and_then(|text| serde_json::from_str::<Format>(&text).ok())
-        .is_some_and(|f| f.format.starts_with(format_prefix))
+        .and_then(|text| format_field(&text))
+        .is_some_and(|format| format.starts_with(format_prefix))
 }
 
 /// What [`merge_checkpoints`] wrote.
@@ -151,13 +152,18 @@ pub struct MergedCheckpoints {
 /// file is the same whatever the order of `paths`); different results for one unit are an
 /// error naming both files.
 pub fn merge_checkpoints(paths: &[PathBuf], out: &Path) -> Result<MergedCheckpoints> {
-    let Some(first) = paths.first() else {
+    let Some((first_path, rest)) = paths.split_first() else {
         anyhow::bail!("no eval checkpoints to merge");
     };
-    let first: File = read_stamped(first, &EVAL_CHECKPOINT, None)?;
+    // The first file sets the fingerprint every other must have.
+    let first: File = read_stamped(first_path, &EVAL_CHECKPOINT, None)?;
     let fingerprint = first.fingerprint;
-    let mut units: Vec<(Unit, &Path)> = Vec::new();
-    for path in paths {
+    let mut units: Vec<(Unit, &Path)> = first
+        .units
+        .into_iter()
+        .map(|u| (u, first_path.as_path()))
+        .collect();
+    for path in rest {
         let file: File = read_stamped(path, &EVAL_CHECKPOINT, Some(&fingerprint))?;
         units.extend(file.units.into_iter().map(|u| (u, path.as_path())));
     }
@@ -194,15 +200,15 @@ pub fn merge_checkpoints(paths: &[PathBuf], out: &Path) -> Result<MergedCheckpoi
         }
         merged.push((unit, path));
     }
-    let file = File {
-        format: EVAL_CHECKPOINT.format.to_string(),
-        fingerprint,
-        units: merged.into_iter().map(|(u, _)| u).collect(),
-    };
-    write_atomic(out, serde_json::to_string(&file)?.as_bytes())?;
+    let units = merged.len();
+    save(
+        out,
+        &fingerprint,
+        merged.into_iter().map(|(u, _)| u).collect(),
+    )?;
     Ok(MergedCheckpoints {
         files: paths.len(),
-        units: file.units.len(),
+        units,
     })
 }
 
