@@ -3,7 +3,10 @@
 //! world run to rest between birds.
 
 use super::body::{body_def, BodyError};
-use super::rules::{bird_damage, collision_damage, explosion_effect, launch, Motion};
+use super::rules::{
+    bird_damage, collision_damage, explosion_effect, hit_points, launch, Motion, BIRD_POINTS,
+    BLOCK_POINTS, PIG_POINTS,
+};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
 use crate::number::radians;
@@ -140,6 +143,9 @@ pub struct Game {
     pigs_left: u32,
     damage_multiplier: Fixed,
     max_launch_speed: Fixed,
+    /// Science Birds' score so far: destroyed pigs and blocks, birds' damaging hits (not the
+    /// bonus for birds left, which [`Game::score`] adds when the level has ended).
+    points: u32,
 }
 
 /// The step after the launch at which a tap `seconds` after it is used: the nearest, at least
@@ -235,6 +241,7 @@ impl Game {
             pigs_left: 0,
             damage_multiplier: world_constant::<1>("damage_multiplier")[0],
             max_launch_speed: world_constant::<1>("bird_max_launch_speed")[0],
+            points: 0,
         };
         for i in level.creation_order() {
             let o = &level.objects[i as usize];
@@ -327,6 +334,19 @@ impl Game {
             .iter()
             .filter(|t| !t.alive && matches!(t.role, Role::Pig | Role::Block(_) | Role::Tnt))
             .count() as u32
+    }
+
+    /// Science Birds' score (`rules`: [`PIG_POINTS`], [`BLOCK_POINTS`], birds' damaging hits),
+    /// with [`BIRD_POINTS`] for every bird not launched once the level has ended: every pig
+    /// destroyed, or no bird left and the last shot over.
+    pub fn score(&self) -> u32 {
+        let ended = self.pigs_left == 0 || (self.birds_left() == 0 && !self.shot_running());
+        let bonus = if ended {
+            BIRD_POINTS.saturating_mul(self.birds_left() as u32)
+        } else {
+            0
+        };
+        self.points.saturating_add(bonus)
     }
 
     /// Physics steps run so far.
@@ -657,6 +677,7 @@ impl Game {
                     t.defence,
                 );
                 self.deal(ti, d);
+                self.score_hit(ti, d);
             }
             Role::Pig | Role::Block(_) | Role::Tnt => {
                 let motion = |body: BodyId| {
@@ -678,6 +699,9 @@ impl Game {
                 };
                 let d = collision_damage(rel, this_m, other_m, self.damage_multiplier, t.defence);
                 self.deal(ti, d);
+                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) {
+                    self.score_hit(ti, d);
+                }
             }
         }
     }
@@ -698,6 +722,14 @@ impl Game {
         }
     }
 
+    /// The points of a bird's hit that left the thing alive ([`hit_points`]).
+    fn score_hit(&mut self, ti: u32, damage: Fixed) {
+        let t = &self.things[ti as usize];
+        if t.alive && damage > Fixed::ZERO {
+            self.points = self.points.saturating_add(hit_points(damage, t.life));
+        }
+    }
+
     /// Removes a thing from the world (its collider disabled at once, as `Die` does).
     fn die(&mut self, ti: u32) {
         let t = &mut self.things[ti as usize];
@@ -705,8 +737,13 @@ impl Game {
             return;
         }
         t.alive = false;
-        if t.role == Role::Pig {
-            self.pigs_left -= 1;
+        match t.role {
+            Role::Pig => {
+                self.pigs_left -= 1;
+                self.points = self.points.saturating_add(PIG_POINTS);
+            }
+            Role::Block(_) => self.points = self.points.saturating_add(BLOCK_POINTS),
+            _ => {}
         }
         self.world.remove_body(t.body).expect("a live body");
     }

@@ -102,6 +102,39 @@ pub fn launch(offset: Vec2, drag_radius: Fixed, max_speed: Fixed) -> (Vec2, Vec2
     (dragged, velocity)
 }
 
+/// Points for a destroyed pig (`ABPig.Die`).
+pub const PIG_POINTS: u32 = 5_000;
+/// Points for a destroyed block (`_points` of every block prefab; TNT and platforms give none).
+pub const BLOCK_POINTS: u32 = 500;
+/// Points for each bird left when a level ends, won or lost (`ABGameWorld`'s banners:
+/// `10000 * _birds.Count`).
+pub const BIRD_POINTS: u32 = 10_000;
+
+/// The points a bird's hit gives an object it damages without destroying
+/// (`ABGameObject.OnCollisionEnter2D`, `ABBlock.OnCollisionEnter2D`): `round(damage) · 10`, with
+/// Unity's `Mathf.Round` (halves to even), when that is over 10 and the object's life after the
+/// hit still exceeds the damage (the script subtracts the damage once more from the life it has
+/// already reduced).
+pub fn hit_points(damage: Fixed, life_after: Fixed) -> u32 {
+    let points = round_half_even(damage).saturating_mul(10);
+    if points > 10 && life_after - damage > Fixed::ZERO {
+        u32::try_from(points).unwrap_or(u32::MAX)
+    } else {
+        0
+    }
+}
+
+/// `Mathf.Round`: to the nearest integer, a half to the even one.
+fn round_half_even(v: Fixed) -> i64 {
+    let floor = v.floor_int();
+    let frac = Fixed::from_raw(v.raw() & 0xFFFF_FFFF);
+    if frac > Fixed::HALF || (frac == Fixed::HALF && floor % 2 != 0) {
+        floor + 1
+    } else {
+        floor
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +234,17 @@ mod tests {
         close(p.y, -0.8);
         close(vel.x, 6.0);
         close(vel.y, 8.0);
+    }
+
+    #[test]
+    fn hit_points_round_halves_to_even_and_need_life_left() {
+        // 3.5 rounds to 4: 40 points; 2.5 to 2: 20; 1.4 to 1: 10, not over 10: none.
+        assert_eq!(hit_points(f(3.5), f(100.0)), 40);
+        assert_eq!(hit_points(f(2.5), f(100.0)), 20);
+        assert_eq!(hit_points(f(4.5), f(100.0)), 40);
+        assert_eq!(hit_points(f(1.4), f(100.0)), 0);
+        // Life after the hit 5, damage 4.6: 5 − 4.6 > 0, 50 points; life 4 left: none.
+        assert_eq!(hit_points(f(4.6), f(5.0)), 50);
+        assert_eq!(hit_points(f(4.6), f(4.0)), 0);
     }
 }
