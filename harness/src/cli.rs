@@ -92,6 +92,10 @@ pub enum Command {
     /// Serve the web player: every task playable in a browser, with the command line's bits.
     #[command(after_help = SERVE_EXAMPLES)]
     Serve(ServeArgs),
+    /// Serve Science Birds' agent protocol on the Phy-Q levels: agents written for the original
+    /// game play rephyre unchanged.
+    #[command(name = "phyq-server", after_help = crate::commands::phyq_server::EXAMPLES)]
+    PhyqServer(crate::commands::phyq_server::PhyqServerArgs),
 }
 
 const SERVE_EXAMPLES: &str = "\

@@ -8,6 +8,7 @@ pub mod merge;
 pub mod parity;
 pub mod phyq;
 pub mod phyq_eval;
+pub mod phyq_server;
 mod phyq_witness;
 pub mod plot;
 pub mod random_curve;
@@ -49,5 +50,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merge(a) => merge::run(&ctx, a),
         Command::Slurm(a) => slurm::run(&ctx, a),
         Command::Serve(a) => serve::run(a),
+        Command::PhyqServer(a) => phyq_server::run(&ctx, a),
     }
 }
