@@ -14,6 +14,12 @@
 //! through a level: 1 the ground, 2 the slingshot, 100 + i the level's i-th object, 10,000 + i
 //! the i-th bird, 20,000 + i its egg.
 //!
+//! The slingshot is the rectangle the game makes of its two sprites' bounds
+//! (`SymbolicGameState.cs`: x from `slingshot_front`'s left to `slingshot_back`'s right, y from
+//! the back's bottom to the front's top), [`SLING_BOUNDS`] from the level's slingshot point: the
+//! agents' trajectory planner measures its reference point and its scale from this rectangle, so
+//! it must be the game's, not the slingshot's collider.
+//!
 //! Differences from the original, each for a reason: a bird's circle is written as the polygon
 //! of 16 points on it (the game gives its polygon collider's points); no `Trajectory` feature
 //! (rephyre draws no trajectory dots); no `currentLife` property.
@@ -51,6 +57,13 @@ pub struct Noise {
 
 /// The noise's radius, in pixels.
 pub const NOISE_PIXELS: i64 = 2;
+
+/// The slingshot's rectangle from the level's slingshot point (world units: x from, x to, y
+/// from, y to): the sprites' bounds. `slingshot_back` (`effects_19`, 40 × 201 px at 100 px a
+/// unit, pivot centred, at (0, 0)) spans x −0.2..0.2, y −1.005..1.005; `slingshot_front`
+/// (`effects_20`, 45 × 126 px, at (−0.26, 0.42)) spans x −0.485..−0.035, y −0.21..1.05 (the
+/// Phy-Q game's `Slingshot.prefab` and `Sprites/Effects/effects.png.meta`).
+pub const SLING_BOUNDS: [(i32, i32); 4] = [(-485, 1000), (200, 1000), (-1005, 1000), (1050, 1000)];
 
 /// Points on a bird's circle in its ground truth.
 const CIRCLE_POINTS: i32 = 16;
@@ -135,7 +148,24 @@ pub fn ground_truth(
         };
         let moves = !matches!(o.kind, Kind::Slingshot | Kind::Bird(_));
         let mut contours: Vec<Vec<[i64; 2]>> = Vec::new();
-        for outline in o.outlines() {
+        if o.kind == Kind::Slingshot {
+            let b = SLING_BOUNDS.map(|(n, d)| Fixed::from_int(n).div_int(i64::from(d)));
+            let corner = |x: Fixed, y: Fixed| {
+                let (px, py) = framing.pixel(o.position + Vec2::new(x, y));
+                [px, py]
+            };
+            contours.push(vec![
+                corner(b[0], b[2]),
+                corner(b[0], b[3]),
+                corner(b[1], b[3]),
+                corner(b[1], b[2]),
+            ]);
+        }
+        for outline in o
+            .outlines()
+            .into_iter()
+            .filter(|_| o.kind != Kind::Slingshot)
+        {
             let paths = match outline {
                 Outline::Polygon { paths } => paths,
                 Outline::Circle { centre, radius } => vec![circle_points(centre, radius)],

@@ -14,6 +14,7 @@ mod phyq_dqn;
 mod phyq_eval;
 mod phyq_obs;
 mod phyq_play;
+mod phyq_server;
 mod phyq_witness;
 mod render;
 mod sampling_reports;
