@@ -430,6 +430,17 @@ impl Game {
             .collect()
     }
 
+    /// The life of each of the level's objects now (creation order, as [`Game::positions`];
+    /// `None` once destroyed): 10,000 for an object's first 2 s (immortal), then its
+    /// catalogue life less the damage taken since; a platform's stays 10,000 (it takes none).
+    pub fn lives(&self) -> Vec<Option<Fixed>> {
+        self.things
+            .iter()
+            .filter(|t| matches!(t.source, Source::Object(_)))
+            .map(|t| t.alive.then_some(t.life))
+            .collect()
+    }
+
     /// The next bird's drag radius, whether it has a power to tap, and its gravity scale in
     /// flight, if a bird is left ([`Game::next_reach`] puts them together).
     pub(super) fn next_bird_launch(&self) -> Option<(Fixed, bool, Fixed)> {
