@@ -176,3 +176,92 @@ pub fn actions(data: &[u8]) {
         assert!(outcome.steps <= 1000);
     }
 }
+
+/// The built-in Phy-Q templates' levels, parsed once.
+fn phyq_templates() -> &'static [phyq::Level] {
+    static LEVELS: std::sync::OnceLock<Vec<phyq::Level>> = std::sync::OnceLock::new();
+    LEVELS.get_or_init(|| {
+        phyq::templates::templates()
+            .iter()
+            .map(|t| t.level().expect("a built-in template parses"))
+            .collect()
+    })
+}
+
+/// Most objects a fuzzed level may have for the target to step it (a pile of overlapping
+/// bodies at 100 solver iterations is slow; building the world is tried at any size).
+const PHYQ_STEP_OBJECTS: usize = 16;
+/// Idle steps run on a fuzzed level that builds.
+const PHYQ_IDLE_STEPS: u32 = 10;
+
+/// Target (d): arbitrary bytes as a Phy-Q / Science Birds level XML file. The reader must
+/// return a level or an error, never panic (DTDs, entities, deep nesting, huge or non-decimal
+/// numbers, truncations are refused with an error). What it accepts must be a valid level that
+/// round-trips through a level-set file unchanged, build into a game (or be refused with an
+/// error) and, when small, run a few idle steps.
+pub fn phyq_level_xml(data: &[u8]) {
+    let Ok(level) = phyq::parse_level(data) else {
+        return;
+    };
+    assert_eq!(
+        level.validate(),
+        Ok(()),
+        "the reader accepted an invalid level"
+    );
+    let entry = phyq::levelset::Entry {
+        id: phyq::LevelId::Named("fuzz".into()),
+        source: "fuzz.xml".into(),
+        level: level.clone(),
+    };
+    let set = phyq::LevelSet::new(vec![entry]).expect("a valid level makes a set");
+    let back = phyq::LevelSet::from_bytes(&set.to_bytes()).expect("a written set reads back");
+    assert_eq!(back, set, "the level-set round trip changed the level");
+    if let Ok(mut game) = phyq::game::Game::new(&level) {
+        if level.objects.len() <= PHYQ_STEP_OBJECTS {
+            for _ in 0..PHYQ_IDLE_STEPS {
+                game.step_idle();
+            }
+        }
+    }
+}
+
+/// Target (e): arbitrary text as a shot list (`x,y,tap;…`, what `--shots`, the Python package
+/// and the web player take). Parsing must return shots or an error, never panic; parsed shots
+/// must print to text that parses to the same shots, and convert into the game's units on a
+/// built-in template (chosen by the input's length), as must the grid shot nearest to each.
+pub fn phyq_shots(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(shots) = phyq::game::parse_shots(text) else {
+        return;
+    };
+    let again = phyq::game::parse_shots(&phyq::game::format_shots(&shots));
+    assert_eq!(
+        again.as_ref().ok(),
+        Some(&shots),
+        "format/parse changed the shots"
+    );
+    let levels = phyq_templates();
+    let level = &levels[data.len() % levels.len()];
+    for s in shots {
+        let shot = s.to_shot(level);
+        let grid = phyq::game::PixelShot::nearest(&shot, level);
+        let _ = grid.to_shot(level);
+    }
+}
+
+/// Target (f): arbitrary bytes as a Phy-Q level-set file (JSON). Reading must return a set or
+/// an error, never panic (wrong format name or version, bad ids, unsorted or repeated ids,
+/// invalid levels, deep nesting, huge numbers); a set read must write and read back to itself,
+/// and its first levels build into games or are refused with an error.
+pub fn phyq_level_sets(data: &[u8]) {
+    let Ok(set) = phyq::LevelSet::from_bytes(data) else {
+        return;
+    };
+    let back = phyq::LevelSet::from_bytes(&set.to_bytes()).expect("a written set reads back");
+    assert_eq!(back, set, "the level-set round trip changed the set");
+    for e in set.entries().iter().take(4) {
+        let _ = phyq::game::Game::new(&e.level);
+    }
+}

@@ -1,6 +1,7 @@
 //! Replays every committed corpus entry through its target (what CI always runs, with or
 //! without cargo-fuzz). The floors are the committed corpora's sizes (2026-11-28, after
-//! `cargo fuzz cmin`): a corpus that loses files fails here; one that grows raises its floor.
+//! `cargo fuzz cmin`; the Phy-Q targets' from their seeds and first runs): a corpus that is
+//! missing or loses files fails here; one that grows raises its floor.
 
 use std::path::Path;
 
@@ -13,6 +14,7 @@ fn replay(target: &str, f: fn(&[u8])) -> usize {
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "{}: an empty corpus", dir.display());
     for f_path in &files {
         let data = std::fs::read(f_path).unwrap();
         f(&data);
@@ -44,5 +46,32 @@ fn actions_corpus() {
     assert!(
         n >= 367,
         "actions corpus has only {n} entries (committed: 367)"
+    );
+}
+
+#[test]
+fn phyq_level_xml_corpus() {
+    let n = replay("phyq_level_xml", rephyre_fuzz::phyq_level_xml);
+    assert!(
+        n >= 106,
+        "phyq_level_xml corpus has only {n} entries (committed: 106)"
+    );
+}
+
+#[test]
+fn phyq_shots_corpus() {
+    let n = replay("phyq_shots", rephyre_fuzz::phyq_shots);
+    assert!(
+        n >= 27,
+        "phyq_shots corpus has only {n} entries (committed: 27)"
+    );
+}
+
+#[test]
+fn phyq_level_sets_corpus() {
+    let n = replay("phyq_level_sets", rephyre_fuzz::phyq_level_sets);
+    assert!(
+        n >= 21,
+        "phyq_level_sets corpus has only {n} entries (committed: 21)"
     );
 }
