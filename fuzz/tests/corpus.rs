@@ -1,7 +1,8 @@
 //! Replays every committed corpus entry through its target (what CI always runs, with or
 //! without cargo-fuzz). The floors are the committed corpora's sizes (2026-11-28, after
-//! `cargo fuzz cmin`; the Phy-Q targets' from their seeds and first runs): a corpus that is
-//! missing or loses files fails here; one that grows raises its floor.
+//! `cargo fuzz cmin`; the Phy-Q targets': their seeds and the inputs under 1,000 bytes of a
+//! 60 s run, after `cmin`): a corpus that is missing, empty or loses files fails here; one that
+//! grows raises its floor.
 
 use std::path::Path;
 
@@ -53,8 +54,8 @@ fn actions_corpus() {
 fn phyq_level_xml_corpus() {
     let n = replay("phyq_level_xml", rephyre_fuzz::phyq_level_xml);
     assert!(
-        n >= 106,
-        "phyq_level_xml corpus has only {n} entries (committed: 106)"
+        n >= 713,
+        "phyq_level_xml corpus has only {n} entries (committed: 713)"
     );
 }
 
@@ -62,8 +63,8 @@ fn phyq_level_xml_corpus() {
 fn phyq_shots_corpus() {
     let n = replay("phyq_shots", rephyre_fuzz::phyq_shots);
     assert!(
-        n >= 27,
-        "phyq_shots corpus has only {n} entries (committed: 27)"
+        n >= 255,
+        "phyq_shots corpus has only {n} entries (committed: 255)"
     );
 }
 
@@ -71,7 +72,7 @@ fn phyq_shots_corpus() {
 fn phyq_level_sets_corpus() {
     let n = replay("phyq_level_sets", rephyre_fuzz::phyq_level_sets);
     assert!(
-        n >= 21,
-        "phyq_level_sets corpus has only {n} entries (committed: 21)"
+        n >= 1060,
+        "phyq_level_sets corpus has only {n} entries (committed: 1060)"
     );
 }
