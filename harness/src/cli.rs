@@ -1115,6 +1115,10 @@ pub struct PhyqEvalArgs {
     /// Print the figures as one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Report the attempts of a `phyq-server --record` file instead of running an agent
+    /// (--agent and --setting say whose they are: the paper's figures it stands beside).
+    #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]
+    pub from_record: Option<PathBuf>,
     #[command(flatten)]
     pub dqn: PhyqDqnArgs,
     #[command(flatten)]

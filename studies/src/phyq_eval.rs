@@ -564,6 +564,48 @@ pub fn rows(job: &Job, states: &[State]) -> Vec<Row> {
         .collect()
 }
 
+/// One level attempt played elsewhere (e.g. by an external agent through `rephyre
+/// phyq-server`, whose record lists them): the task and whether it was passed, with its shots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub task_id: String,
+    pub passed: bool,
+    pub shots: u64,
+}
+
+/// Rows of attempts played elsewhere: one per task (attempts, passes, shots summed), tasks in
+/// id order (an id that is not a Phy-Q level id after those, by text); a task of the tier (or
+/// named like one) gets its template.
+pub fn rows_from_attempts(attempts: &[Attempt]) -> Vec<Row> {
+    let mut by_task: std::collections::BTreeMap<(Option<LevelId>, &str), Row> =
+        std::collections::BTreeMap::new();
+    for a in attempts {
+        let id: Option<LevelId> = a.task_id.parse().ok();
+        let template = id.as_ref().and_then(template_of);
+        let r = by_task
+            .entry((id.clone(), a.task_id.as_str()))
+            .or_insert_with(|| Row {
+                task_id: a.task_id.clone(),
+                template: template.map_or(String::new(), |t| t.code.clone()),
+                paper: template.map_or(String::new(), |t| t.paper.clone()),
+                scenario: template.map_or(0, |t| t.scenario),
+                attempts: 0,
+                passes: 0,
+                shots: 0,
+                steps: 0,
+                first_pass: String::new(),
+                error: String::new(),
+            });
+        r.attempts += 1;
+        r.passes += u32::from(a.passed);
+        r.shots += a.shots;
+    }
+    // `None` (not an id) sorts first in a tuple: put those after the ids.
+    let (ids, others): (Vec<_>, Vec<_>) =
+        by_task.into_iter().partition(|((id, _), _)| id.is_some());
+    ids.into_iter().chain(others).map(|(_, r)| r).collect()
+}
+
 /// The per-task CSV (fields quoted where they hold commas: the shots).
 pub fn csv_text(rows: &[Row]) -> String {
     let mut w = csv::WriterBuilder::new()

@@ -23,8 +23,8 @@ use studies::files::write_atomic;
 use studies::phyq_dqn;
 use studies::phyq_eval::{builtin, SharedAgent};
 use studies::phyq_eval::{
-    csv_text, figures, json_line, random_reference, rows as rows_of, summary_markdown, AgentName,
-    Job, Params, Setting, State,
+    csv_text, figures, json_line, random_reference, rows as rows_of, rows_from_attempts,
+    summary_markdown, AgentName, Attempt, Job, Params, Setting, State,
 };
 use studies::runner::{Progress, RunConfig};
 use studies::shard::read_parts;
@@ -43,6 +43,9 @@ fn entries(ctx: &Ctx) -> Result<Vec<Entry>> {
 }
 
 pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
+    if let Some(record) = &a.from_record {
+        return from_record(record, &a);
+    }
     let params = Params::new(
         AgentName::parse(&a.agent)?,
         Setting::parse(&a.setting)?,
@@ -261,8 +264,55 @@ fn dqn_checkpoints(
 /// Write the CSV, the report and the plot of a finished run and print its figures: the end of
 /// a run and of a merge.
 fn report(job: &Job, states: &[State], o: &MergeOutputs) -> Result<()> {
-    let rows = rows_of(job, states);
-    let params = job.params;
+    report_rows(&job.params, &rows_of(job, states), o)
+}
+
+/// `--from-record F.csv`: the attempts an external agent played through `rephyre phyq-server`,
+/// one row per task, reported as a run of `--agent` is.
+fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
+    let out = a.out.as_deref().context("--out is needed")?;
+    let mut outputs = vec![out];
+    outputs.extend(a.summary.as_deref());
+    outputs.extend(a.plot.as_deref());
+    check_outputs(outputs)?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read --from-record {}", path.display()))?;
+    let finished = phyq_server::record::parse(&text)
+        .map_err(|e| anyhow::anyhow!("--from-record {}: {e}", path.display()))?;
+    if finished.is_empty() {
+        bail!("--from-record {} has no attempts", path.display());
+    }
+    let attempts: Vec<Attempt> = finished
+        .iter()
+        .map(|f| Attempt {
+            task_id: f.task_id.clone(),
+            passed: f.passed,
+            shots: u64::from(f.shots),
+        })
+        .collect();
+    let rows = rows_from_attempts(&attempts);
+    let most = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
+    let params = Params::new(
+        AgentName::parse(&a.agent)?,
+        Setting::parse(&a.setting)?,
+        Some(most.min(studies::phyq_eval::MAX_ATTEMPTS)),
+        a.seed,
+    )?;
+    report_rows(
+        &params,
+        &rows,
+        &MergeOutputs {
+            out,
+            summary: a.summary.as_deref(),
+            plot: a.plot.as_deref(),
+            json: a.json,
+        },
+    )
+}
+
+fn report_rows(params: &Params, rows: &[studies::phyq_eval::Row], o: &MergeOutputs) -> Result<()> {
+    let params = *params;
+    let rows = rows.to_vec();
     let f = figures(&params, &rows, &random_reference());
     write_atomic(o.out, csv_text(&rows).as_bytes())?;
     if let Some(sum) = o.summary {

@@ -2,7 +2,7 @@
 //! itself is tested in phyq-server/tests/protocol.rs, the original agents by
 //! scripts/phyq-agents-test.sh), and its bad options are one-line errors.
 
-use super::common::{bin, fails, s};
+use super::common::{bin, fails, ok, s};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
@@ -87,6 +87,61 @@ fn the_server_serves_the_chosen_levels_and_records_each_attempt() {
         "{}",
         rows[1]
     );
+
+    // The record as a phyq-eval report: one task, one attempt, not passed.
+    let out = dir.path().join("eval.csv");
+    let json = ok(&[
+        "phyq-eval",
+        "--from-record",
+        s(&rec),
+        "--agent",
+        "pig-shooter",
+        "--setting",
+        "all",
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    assert!(json.contains("\"tasks\":1"), "{json}");
+    assert!(json.contains("\"pass_rate\":0.0"), "{json}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("phyq:2_1_2:00001,2_1_2,3.4,3,1,0,0,"),
+        "{csv}"
+    );
+    // A file that is not a record, and one with a bad row: one line each.
+    let e = fails(&[
+        "phyq-eval",
+        "--from-record",
+        s(&out),
+        "--agent",
+        "pig-shooter",
+        "--setting",
+        "all",
+        "--out",
+        s(&dir.path().join("x.csv")),
+    ]);
+    assert!(e.contains("not a phyq-server record"), "{e}");
+    std::fs::write(
+        &rec,
+        format!("{}\n1,1,phyq:1_1_4:00001,yes,1,0,1,0,00,0.001\n", rows[0]),
+    )
+    .unwrap();
+    let e = fails(&[
+        "phyq-eval",
+        "--from-record",
+        s(&rec),
+        "--agent",
+        "pig-shooter",
+        "--setting",
+        "all",
+        "--out",
+        s(&dir.path().join("x.csv")),
+    ]);
+    assert!(e.contains("line 2: passed \"yes\""), "{e}");
 }
 
 #[test]
