@@ -73,12 +73,12 @@ fn main() {
     std::thread::spawn(move || server.run());
     let mut c = TcpStream::connect(addr).unwrap();
     c.set_nodelay(true).unwrap();
-    let mut read = |c: &mut TcpStream, n: usize| {
+    let read = |c: &mut TcpStream, n: usize| {
         let mut b = vec![0; n];
         c.read_exact(&mut b).unwrap();
         b
     };
-    let mut truth = |c: &mut TcpStream| {
+    let truth = |c: &mut TcpStream| {
         c.write_all(&encode(&Request::GroundTruth {
             noisy: false,
             screenshot: false,
