@@ -330,7 +330,7 @@ pub struct Template {
     /// The hierarchy code `L_C_K` (its file is `L_C_K_1.xml`).
     pub code: String,
     pub role: Role,
-    /// The strategic rule of the paper's Tables 4-5: empty, the reference has no text for it.
+    /// The strategic rule of the paper's Tables 4-5 (its words).
     pub strategy: String,
 }
 

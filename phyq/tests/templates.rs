@@ -54,3 +54,26 @@ fn a_template_in_detail() {
     assert_eq!(pig.rotation.text(), "1.21353");
     assert_eq!(level.camera.max_width.text(), "35");
 }
+
+#[test]
+fn every_template_has_the_papers_strategy_text() {
+    for t in templates() {
+        assert!(
+            t.strategy.ends_with('.') && t.strategy.len() > 30,
+            "{}: {:?}",
+            t.paper,
+            t.strategy
+        );
+    }
+    let by = |p: &str| &phyq::templates::find(p).unwrap().strategy;
+    assert_eq!(
+        by("1.1"),
+        "Applying a single force using the lower trajectory of the bird."
+    );
+    assert_eq!(
+        by("15.8"),
+        "Tapping the black bird closer to the covered pig."
+    );
+    assert_eq!(by("12.1"), by("12.6"));
+    assert!(by("10.1").contains(", so that the edges"));
+}

@@ -132,7 +132,7 @@ function openTask(id, tier) {
     state.tier = 'phyq';
     $('task-title').textContent = `${info.id}`;
     $('task-info').textContent = `Template ${info.paper} (${info.template}), scenario ${info.scenario}: ${info.scenario_name}. ` +
-      (info.strategy ? `Strategy: ${info.strategy}. ` : '') + `Birds: ${info.birds.join(', ')}; ${info.pigs} pig${info.pigs === 1 ? '' : 's'}.`;
+      (info.strategy ? `Strategy: ${info.strategy} ` : '') + `Birds: ${info.birds.join(', ')}; ${info.pigs} pig${info.pigs === 1 ? '' : 's'}.`;
   } else {
     state.tier = tier || info.tier;
     $('task-title').textContent = `${info.id} (${state.tier === 'ball' ? 'one ball' : 'two balls'})`;

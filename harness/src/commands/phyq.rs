@@ -95,6 +95,7 @@ fn write_summary(
             "template:    {} (paper {}, scenario {} {})",
             t.code, t.paper, t.scenario, t.scenario_name
         )?;
+        writeln!(out, "strategy:    {}", t.strategy)?;
     }
     writeln!(out, "source:      {}", entry.source)?;
     writeln!(out, "birds:       {}", sym.birds_left.join(", "))?;
