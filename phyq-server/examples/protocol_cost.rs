@@ -23,6 +23,7 @@ fn main() {
     let levels = builtin(&Selection {
         templates: Vec::new(),
         per_template: Some(1),
+        from_task: None,
     })
     .expect("the built-in tier");
     // The release point of each level: 300 px from the rest point, 30° below the horizontal

@@ -22,6 +22,8 @@ pub enum LevelsError {
     Empty,
     #[error("--per-template must be at least 1")]
     ZeroPerTemplate,
+    #[error("--from-task counts from 1")]
+    ZeroFromTask,
 }
 
 /// Which built-in tasks to serve.
@@ -29,14 +31,21 @@ pub enum LevelsError {
 pub struct Selection {
     /// Templates by name (`1_1_4`), in the order given; empty: all 75.
     pub templates: Vec<String>,
-    /// The first N tasks of each template (the original's test set takes 20); `None`: all.
+    /// N tasks of each template (the original's test set takes 20); `None`: all from
+    /// `from_task` on.
     pub per_template: Option<u32>,
+    /// The first task taken of each template, counting from 1 (`None`: 1). The paper's
+    /// heuristic agents were measured on tasks 81-100 (its local generalization's test tasks).
+    pub from_task: Option<u32>,
 }
 
 /// Levels of the built-in tier: each chosen template's first `per_template` tasks, in id order.
 pub fn builtin(sel: &Selection) -> Result<Vec<Entry>, LevelsError> {
     if sel.per_template == Some(0) {
         return Err(LevelsError::ZeroPerTemplate);
+    }
+    if sel.from_task == Some(0) {
+        return Err(LevelsError::ZeroFromTask);
     }
     let mut wanted: Vec<&'static templates::Template> = Vec::new();
     for name in &sel.templates {
@@ -57,10 +66,12 @@ pub fn builtin(sel: &Selection) -> Result<Vec<Entry>, LevelsError> {
         }
     }
     let take = |v: &[&Entry]| -> Vec<Entry> {
+        let from = (sel.from_task.unwrap_or(1) as usize - 1).min(v.len());
+        let rest = &v[from..];
         let n = sel
             .per_template
-            .map_or(v.len(), |n| v.len().min(n as usize));
-        v[..n].iter().map(|e| (*e).clone()).collect()
+            .map_or(rest.len(), |n| rest.len().min(n as usize));
+        rest[..n].iter().map(|e| (*e).clone()).collect()
     };
     if wanted.is_empty() {
         for (_, v) in &groups {
@@ -161,6 +172,7 @@ mod tests {
         let sel = Selection {
             templates: vec!["2_1_2".into(), "1_1_4".into()],
             per_template: Some(3),
+            from_task: None,
         };
         let ids: Vec<String> = builtin(&sel)
             .unwrap()
@@ -181,9 +193,38 @@ mod tests {
         assert!(matches!(
             builtin(&Selection {
                 templates: vec!["9_9_9".into()],
-                per_template: None
+                per_template: None,
+                from_task: None,
             }),
             Err(LevelsError::UnknownTemplate(_))
         ));
+    }
+
+    #[test]
+    fn from_task_starts_each_template_later() {
+        let sel = Selection {
+            templates: vec!["1_1_4".into(), "3_9_4".into()],
+            per_template: Some(2),
+            from_task: Some(99),
+        };
+        let ids: Vec<String> = builtin(&sel)
+            .unwrap()
+            .iter()
+            .map(|e| e.id.to_string())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "phyq:1_1_4:00099",
+                "phyq:1_1_4:00100",
+                "phyq:3_9_4:00099",
+                "phyq:3_9_4:00100"
+            ]
+        );
+        let past = Selection {
+            from_task: Some(101),
+            ..sel.clone()
+        };
+        assert!(matches!(builtin(&past), Err(LevelsError::Empty)));
     }
 }

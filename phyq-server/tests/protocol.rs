@@ -62,6 +62,7 @@ fn levels(templates: &[&str], per: u32) -> Vec<Entry> {
     builtin(&Selection {
         templates: templates.iter().map(|s| s.to_string()).collect(),
         per_template: Some(per),
+        from_task: None,
     })
     .unwrap()
 }

@@ -1,6 +1,7 @@
 //! The pass rates the Phy-Q paper measured on the original game in the broad-generalization
 //! setting (`data/playdata/`, MIT, see `data/NOTICE`): humans per scenario with their standard
 //! deviation (the anchors of the Phy-Q score), and the paper's nine agents per scenario.
+//! Also the Pig Shooter per template in the paper's local-generalization test.
 //!
 //! The files name scenarios by hierarchy category (`L_C`, or `L_CC` in the agents' file):
 //! `1_1` is scenario 1 (single force) … `3_9` scenario 15 (manoeuvring), the order of
@@ -10,6 +11,7 @@ use std::sync::OnceLock;
 
 const HUMANS: &str = include_str!("../data/playdata/broad_generalisation_human.csv");
 const AGENTS: &str = include_str!("../data/playdata/broad_generalization_all_agents.csv");
+const PIG_SHOOTER: &str = include_str!("../data/playdata/pig_shooter_per_template.csv");
 
 /// Scenarios of Phy-Q.
 pub const SCENARIOS: usize = 15;
@@ -60,6 +62,52 @@ pub fn paper_agents() -> &'static [PaperAgent] {
         Ok(a) => a,
         Err(e) => panic!("data/playdata/broad_generalization_all_agents.csv: {e}"),
     })
+}
+
+/// The paper's Pig Shooter per template: (hierarchy code `L_C_K`, average pass rate) in the
+/// file's order, from its local-generalization test (tasks 81-100 of each template, 5
+/// attempts each; the file's categories `L_CC_KK`).
+pub fn pig_shooter_per_template() -> &'static [(String, f64)] {
+    static CELL: OnceLock<Vec<(String, f64)>> = OnceLock::new();
+    CELL.get_or_init(|| match parse_per_template(PIG_SHOOTER) {
+        Ok(v) => v,
+        Err(e) => panic!("data/playdata/pig_shooter_per_template.csv: {e}"),
+    })
+}
+
+fn parse_per_template(text: &str) -> Result<Vec<(String, f64)>, String> {
+    #[derive(serde::Deserialize)]
+    struct Row {
+        category: String,
+        pass_rate: f64,
+    }
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for r in csv::Reader::from_reader(text.as_bytes()).deserialize() {
+        let r: Row = r.map_err(|e| e.to_string())?;
+        let parts: Vec<u32> = r
+            .category
+            .split('_')
+            .map(|p| p.parse().map_err(|_| format!("category {:?}", r.category)))
+            .collect::<Result<_, _>>()?;
+        let [l, c, k] = parts[..] else {
+            return Err(format!("category {:?}", r.category));
+        };
+        let code = format!("{l}_{c}_{k}");
+        if crate::templates::find(&code).is_none() {
+            return Err(format!("category {:?}: no template {code}", r.category));
+        }
+        if out.iter().any(|(c, _)| *c == code) {
+            return Err(format!("template {code} twice"));
+        }
+        if !(0.0..=1.0).contains(&r.pass_rate) {
+            return Err(format!("{code}: pass rate {}", r.pass_rate));
+        }
+        out.push((code, r.pass_rate));
+    }
+    if out.len() != crate::templates::templates().len() {
+        return Err(format!("{} templates, not 75", out.len()));
+    }
+    Ok(out)
 }
 
 fn parse_humans(text: &str) -> Result<[HumanRate; SCENARIOS], String> {
@@ -170,5 +218,17 @@ mod tests {
         for (s, (mine, theirs)) in human.pass_rates.iter().zip(h).enumerate() {
             assert!((mine - theirs.pass_rate).abs() < 1e-6, "scenario {}", s + 1);
         }
+    }
+
+    #[test]
+    fn the_pig_shooter_per_template_covers_the_75() {
+        let v = pig_shooter_per_template();
+        assert_eq!(v.len(), 75);
+        // The file's first rows: 1_01_01 0.8291666…, 1_01_04 0.7458333….
+        assert_eq!(v[0].0, "1_1_1");
+        assert!((v[0].1 - 0.829_166_666).abs() < 1e-6);
+        let r = |c: &str| v.iter().find(|(k, _)| k == c).unwrap().1;
+        assert!((r("1_1_4") - 0.745_833_333).abs() < 1e-6);
+        assert!(parse_per_template("category,pass_rate\n1_01_99,0.5\n").is_err());
     }
 }

@@ -734,14 +734,97 @@ pub fn per_template(rows: &[Row]) -> Vec<(&'static Template, usize, f64)> {
         .collect()
 }
 
+/// How close this project's rates come to the paper's for the same agent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Agreement {
+    /// What is compared: `template` (the Pig Shooter, the paper's local-generalization test)
+    /// or `scenario` (the random agent, the paper's broad setting).
+    pub by: &'static str,
+    pub compared: usize,
+    pub mean_abs_diff: f64,
+    /// `None` when either side does not vary.
+    pub pearson: Option<f64>,
+    /// Templates (or scenarios) within 0.15 of the paper.
+    pub within_0_15: usize,
+}
+
+/// The agreement of (this project, paper) rate pairs; `None` without a pair.
+pub fn agreement(by: &'static str, pairs: &[(f64, f64)]) -> Option<Agreement> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let n = pairs.len() as f64;
+    let (mx, my) = (
+        pairs.iter().map(|p| p.0).sum::<f64>() / n,
+        pairs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let cov: f64 = pairs.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let vx: f64 = pairs.iter().map(|(x, _)| (x - mx).powi(2)).sum();
+    let vy: f64 = pairs.iter().map(|(_, y)| (y - my).powi(2)).sum();
+    Some(Agreement {
+        by,
+        compared: pairs.len(),
+        mean_abs_diff: pairs.iter().map(|(x, y)| (x - y).abs()).sum::<f64>() / n,
+        pearson: (vx > 0.0 && vy > 0.0).then(|| cov / (vx * vy).sqrt()),
+        within_0_15: pairs.iter().filter(|(x, y)| (x - y).abs() <= 0.15).count(),
+    })
+}
+
+/// The paper's rate of `agent` in a template, where the paper gives one per template (the Pig
+/// Shooter).
+pub fn paper_template_rate(agent: AgentName, code: &str) -> Option<f64> {
+    (agent == AgentName::PigShooter)
+        .then(|| {
+            phyq::playdata::pig_shooter_per_template()
+                .iter()
+                .find(|(c, _)| c == code)
+                .map(|(_, r)| *r)
+        })
+        .flatten()
+}
+
+/// This run beside the paper's same agent: per template for the Pig Shooter, per scenario (the
+/// broad setting's "Random Agent") for the random agent; `None` for the others.
+pub fn paper_agreement(
+    agent: AgentName,
+    rows: &[Row],
+    per_scenario: &[Option<f64>; SCENARIOS],
+) -> Option<Agreement> {
+    match agent {
+        AgentName::PigShooter => {
+            let pairs: Vec<(f64, f64)> = per_template(rows)
+                .iter()
+                .filter_map(|(t, _, r)| paper_template_rate(agent, &t.code).map(|p| (*r, p)))
+                .collect();
+            agreement("template", &pairs)
+        }
+        AgentName::Random => {
+            let paper = phyq::playdata::paper_agents()
+                .iter()
+                .find(|a| a.name == "Random Agent")?;
+            let pairs: Vec<(f64, f64)> = per_scenario
+                .iter()
+                .zip(paper.pass_rates)
+                .filter_map(|(mine, p)| mine.map(|m| (m, p)))
+                .collect();
+            agreement("scenario", &pairs)
+        }
+        _ => None,
+    }
+}
+
 /// The figures of a finished run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figures {
     pub tasks: usize,
     pub pass_rate: f64,
     pub per_scenario: [Option<f64>; SCENARIOS],
+    /// Per template (the paper's order): hierarchy code and pass rate.
+    pub per_template: Vec<(String, f64)>,
     /// Broad setting with every scored scenario and a random reference: the Phy-Q score.
     pub phyq_score: Option<f64>,
+    /// Beside the paper's same agent ([`paper_agreement`]).
+    pub paper_agreement: Option<Agreement>,
 }
 
 /// The figures of `rows` under `params`; `random` is the random agent's per-scenario rates in
@@ -757,7 +840,12 @@ pub fn figures(params: &Params, rows: &[Row], random: &[Option<f64>; SCENARIOS])
         tasks: rows.len(),
         pass_rate: pass_rate(rows),
         per_scenario: per,
+        per_template: per_template(rows)
+            .into_iter()
+            .map(|(t, _, r)| (t.code.clone(), r))
+            .collect(),
         phyq_score,
+        paper_agreement: paper_agreement(params.agent, rows, &per),
     }
 }
 
@@ -777,7 +865,13 @@ pub fn json_line(params: &Params, f: &Figures) -> String {
         "tasks": f.tasks,
         "pass_rate": f.pass_rate,
         "per_scenario": per,
+        "per_template": f
+            .per_template
+            .iter()
+            .map(|(c, r)| (c.clone(), serde_json::json!(r)))
+            .collect::<serde_json::Map<String, serde_json::Value>>(),
         "phyq_score": f.phyq_score,
+        "paper_agreement": f.paper_agreement,
     })
     .to_string()
 }
@@ -852,6 +946,16 @@ pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
         let _ = write!(out, " {} |", score_text(s));
     }
     out.push('\n');
+    if let Some(a) = f.paper_agreement.as_ref().filter(|a| a.by == "scenario") {
+        let _ = writeln!(
+            out,
+            "\nBeside the paper's Random Agent per scenario: {} scenarios, mean |difference| {:.3}, Pearson {}, {} within 0.15.",
+            a.compared,
+            a.mean_abs_diff,
+            a.pearson.map_or("–".to_string(), |p| format!("{p:.3}")),
+            a.within_0_15
+        );
+    }
     let other = rows.iter().filter(|r| r.scenario == 0).count();
     if other > 0 {
         let _ = writeln!(
@@ -859,13 +963,30 @@ pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
             "\n{other} tasks without a template are in the overall rate only."
         );
     }
-    out.push_str("\n## Per template\n\n| template | scenario | role | tasks | pass rate (%) |\n|---|---|---|---|---|\n");
+    let with_paper = paper_template_rate(params.agent, "1_1_1").is_some();
+    out.push_str("\n## Per template\n\n");
+    if let Some(a) = f.paper_agreement.as_ref().filter(|a| a.by == "template") {
+        let _ = writeln!(
+            out,
+            "Beside the paper's Pig Shooter per template (its local-generalization test on the original game: tasks 81–100, 5 attempts each): {} templates, mean |difference| {:.3}, Pearson {}, {} within 0.15.\n",
+            a.compared,
+            a.mean_abs_diff,
+            a.pearson.map_or("–".to_string(), |p| format!("{p:.3}")),
+            a.within_0_15
+        );
+    }
+    out.push_str("| template | scenario | role | tasks | pass rate (%) |");
+    out.push_str(if with_paper {
+        " paper's Pig Shooter (%) |\n|---|---|---|---|---|---|\n"
+    } else {
+        "\n|---|---|---|---|---|\n"
+    });
     for (t, n, rate) in per_template(rows) {
         let role = match t.role {
             Role::Train => "train",
             Role::Test => "test",
         };
-        let _ = writeln!(
+        let _ = write!(
             out,
             "| {} ({}) | {} | {role} | {n} | {} |",
             t.paper,
@@ -873,6 +994,11 @@ pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
             t.scenario,
             percent(rate)
         );
+        if with_paper {
+            let p = paper_template_rate(params.agent, &t.code);
+            let _ = write!(out, " {} |", p.map_or("–".to_string(), percent));
+        }
+        out.push('\n');
     }
     let errors: Vec<&Row> = rows.iter().filter(|r| !r.error.is_empty()).collect();
     if !errors.is_empty() {
@@ -1047,5 +1173,32 @@ mod tests {
         assert!(Params::new(AgentName::Random, Setting::Local, Some(0), 0).is_err());
         assert!(AgentName::parse("dqn2").is_err());
         assert!(Setting::parse("wide").is_err());
+    }
+
+    #[test]
+    fn agreement_by_hand() {
+        // (0.5, 0.4), (0.2, 0.4), (0.9, 0.6): |diff| 0.1, 0.2, 0.3 → mean 0.2; within 0.15: one.
+        // Means 0.5333…, 0.4666…; deviations x: −0.0333, −0.3333, 0.3667; y: −0.0667, −0.0667,
+        // 0.1333; cov 0.002222 + 0.022222 + 0.048889 = 0.073333; vx 0.246667; vy 0.026667;
+        // Pearson 0.073333 / √(0.246667 · 0.026667) = 0.9042.
+        let a = agreement("template", &[(0.5, 0.4), (0.2, 0.4), (0.9, 0.6)]).unwrap();
+        assert_eq!((a.compared, a.within_0_15), (3, 1));
+        assert!((a.mean_abs_diff - 0.2).abs() < 1e-12);
+        assert!(
+            (a.pearson.unwrap() - 0.904_194).abs() < 1e-5,
+            "{:?}",
+            a.pearson
+        );
+        assert_eq!(
+            agreement("template", &[(0.1, 0.5), (0.2, 0.5)])
+                .unwrap()
+                .pearson,
+            None
+        );
+        assert_eq!(agreement("template", &[]), None);
+        assert_eq!(paper_template_rate(AgentName::Random, "1_1_1"), None);
+        assert!(
+            (paper_template_rate(AgentName::PigShooter, "1_1_4").unwrap() - 0.745_833).abs() < 1e-5
+        );
     }
 }

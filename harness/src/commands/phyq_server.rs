@@ -16,7 +16,8 @@ use std::sync::Arc;
 pub const EXAMPLES: &str = "\
 EXAMPLES:
   rephyre phyq-server                                   # the 7,500 built-in tasks on localhost:2004
-  rephyre phyq-server --per-template 20 --record run.csv   # the original's test set (20 a template)
+  rephyre phyq-server --per-template 20 --record run.csv   # 20 a template, as the original's test config
+  rephyre phyq-server --from-task 81 --per-template 20     # tasks 81-100: the paper's heuristic test tasks
   rephyre phyq-server --templates 1_1_4,2_1_2 --port 0  # two templates, any free port
   rephyre --tasks levels.json phyq-server              # a level set (rephyre tasks import-levels)
   rephyre phyq-server --config sciencebirds/config.xml  # the levels a Science Birds config lists
@@ -46,6 +47,10 @@ pub struct PhyqServerArgs {
     /// The first N tasks of each template (the original's test set takes 20; default: all 100).
     #[arg(long, value_name = "N", conflicts_with = "config")]
     pub per_template: Option<u32>,
+    /// Start each template at its K-th task (e.g. 81 with --per-template 20: tasks 81-100, the
+    /// paper's test tasks for its heuristic agents).
+    #[arg(long, value_name = "K", conflicts_with = "config")]
+    pub from_task: Option<u32>,
     /// Serve the levels a Science Birds config.xml lists (`game_levels level_path`, relative
     /// to the file's folder).
     #[arg(long, value_name = "FILE")]
@@ -68,9 +73,9 @@ pub fn run(ctx: &Ctx, a: PhyqServerArgs) -> Result<()> {
     let levels = match (&ctx.tasks_file, &a.config) {
         (Some(_), Some(_)) => bail!("--tasks and --config both give levels: use one"),
         (Some(f), None) => {
-            if !a.templates.is_empty() || a.per_template.is_some() {
+            if !a.templates.is_empty() || a.per_template.is_some() || a.from_task.is_some() {
                 bail!(
-                    "--templates and --per-template choose built-in tasks, not a --tasks level set"
+                    "--templates, --per-template and --from-task choose built-in tasks, not a --tasks level set"
                 );
             }
             levels::from_set_file(f)
@@ -80,6 +85,7 @@ pub fn run(ctx: &Ctx, a: PhyqServerArgs) -> Result<()> {
         (None, None) => levels::builtin(&Selection {
             templates: a.templates.clone(),
             per_template: a.per_template,
+            from_task: a.from_task,
         })?,
     };
     let record = match &a.record {

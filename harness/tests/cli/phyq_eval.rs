@@ -60,6 +60,18 @@ fn the_report_is_the_same_on_any_thread_count_resume_and_shards() {
     assert!(v["per_scenario"]["1"].as_f64().unwrap() >= 0.5, "{last}");
     // One task per template is a score's whole input here: every scenario has one.
     assert!(v["phyq_score"].is_number(), "{last}");
+    // Beside the paper's Pig Shooter per template: the 34 test templates, each rate in
+    // per_template, the agreement's figures in range.
+    let per = v["per_template"].as_object().unwrap();
+    assert_eq!(per.len(), 34, "{last}");
+    let pa = &v["paper_agreement"];
+    assert_eq!(pa["by"], "template", "{last}");
+    assert_eq!(pa["compared"], 34, "{last}");
+    let mad = pa["mean_abs_diff"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&mad), "{last}");
+    assert!(pa["within_0_15"].as_u64().unwrap() <= 34, "{last}");
+    let md = std::fs::read_to_string(p("a.md")).unwrap();
+    assert!(md.contains("paper's Pig Shooter (%)"), "{md}");
     ok(&eval(
         &set,
         "2",
