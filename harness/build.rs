@@ -6,8 +6,11 @@
 //! (path, content type, gzip-compressed or not, bytes).
 //!
 //! Needs the wasm32-unknown-unknown standard library (`rustup target add
-//! wasm32-unknown-unknown`); without it the build stops and says so. Without the feature
-//! (`--no-default-features`) nothing is built and `serve` says the player is missing.
+//! wasm32-unknown-unknown`). Without it the command is built without the player, with a
+//! warning, and `serve` says in one line how to get it, so that a machine with only Rust's
+//! default toolchain builds and tests everything else; once the target is added, the next
+//! build makes the player (the script watches the toolchain's target folder). Without the
+//! feature (`--no-default-features`) nothing is built and `serve` says the player is missing.
 
 use std::env;
 use std::fmt::Write as _;
@@ -41,8 +44,26 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("set by cargo"));
     println!("cargo:rerun-if-changed=build.rs");
     let listing = out.join("player_files.rs");
+    let none = |why: &str| {
+        fs::write(
+            &listing,
+            format!("pub static FILES: &[File] = &[];\npub const NOT_BUILT: Option<&str> = Some({why:?});\n"),
+        )
+        .expect("OUT_DIR is writable");
+    };
     if env::var_os("CARGO_FEATURE_PLAYER").is_none() {
-        fs::write(&listing, "pub static FILES: &[File] = &[];\n").expect("OUT_DIR is writable");
+        none("this rephyre was built without the web player (the harness's feature `player`)");
+        return;
+    }
+    if let Some(rustlib) = missing_wasm_target() {
+        println!(
+            "cargo:warning=the web player is not built: the {WASM_TARGET} target is missing (rustup target add {WASM_TARGET}, then build again)"
+        );
+        // Adding the target changes this folder: the next build makes the player.
+        println!("cargo:rerun-if-changed={}", rustlib.display());
+        none(&format!(
+            "this rephyre was built without the web player: the {WASM_TARGET} target was missing (rustup target add {WASM_TARGET}, then build again)"
+        ));
         return;
     }
     for s in SOURCES {
@@ -103,8 +124,25 @@ fn main() {
         )
         .expect("a String takes writes");
     }
-    list.push_str("];\n");
+    list.push_str("];\npub const NOT_BUILT: Option<&str> = None;\n");
     fs::write(&listing, list).expect("OUT_DIR is writable");
+}
+
+/// The toolchain's target folder (`<sysroot>/lib/rustlib`) when it has no wasm32 standard
+/// library; `None` when it has one, or when the sysroot cannot be asked (the build then tries
+/// and says what failed).
+fn missing_wasm_target() -> Option<PathBuf> {
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let rustlib = sysroot.join("lib/rustlib");
+    (rustlib.is_dir() && !rustlib.join(WASM_TARGET).join("lib").is_dir()).then_some(rustlib)
 }
 
 /// Builds `rephyre-web` for the browser; the path of its `.wasm`.

@@ -38,8 +38,8 @@ pub fn sizes() -> (usize, usize, usize) {
 }
 
 pub fn run(a: ServeArgs) -> Result<()> {
-    if FILES.is_empty() {
-        bail!("this rephyre was built without the web player (the harness's feature `player`)");
+    if let Some(why) = NOT_BUILT {
+        bail!("{why}");
     }
     if let Some(dir) = &a.www {
         if !dir.is_dir() {
