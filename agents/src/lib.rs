@@ -7,8 +7,11 @@
 //!   over folds is `studies::stats::wilcoxon`);
 //! * [`phyq`]: the Phy-Q agents (RANDOM, PIG SHOOTER and the OPTIMAL planner), one shot per
 //!   bird;
-//! * [`witness`]: a guided search for one stable solution per task (a constructive proof of
-//!   solvability) and the stable-solution test.
+//! * `dqn` (feature `dqn`): the learned agents, PHYRE's DQN and DQN-O and the Phy-Q DQN (burn's
+//!   CPU backend; feature `gpu` adds a GPU through Vulkan).
+//!
+//! The guided search for one stable solution per task (a constructive proof of solvability) is
+//! `studies::witness`.
 
 pub mod auccess;
 pub mod baselines;

@@ -13,6 +13,9 @@
 //! - [`phyq_witness`]: every generated Phy-Q task sound (at rest, passable), redrawn when not,
 //!   with the shots that pass it.
 //! - [`evaluation`]: the agents on the paper's setups and folds, over the status table of their fixed action set.
+//! - [`phyq_eval`]: a Phy-Q agent's pass rates per task, template and scenario in a
+//!   generalization setting, the Phy-Q score, and the agreement with the paper's same agent;
+//!   `phyq_dqn` (feature `dqn`): the Phy-Q DQN's experience collection and training.
 //! - [`bench`]: timing the simulation of a reference table's rows.
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
 //!   the single run's report, byte for byte.
