@@ -20,20 +20,9 @@ use std::process::Command;
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
-/// What the player's wasm is made from: a change to any of these rebuilds it.
-const SOURCES: &[&str] = &[
-    "web/src",
-    "web/www",
-    "web/Cargo.toml",
-    "engine/src",
-    "tasks/src",
-    "tasks/data",
-    "raster/src",
-    "phyq/src",
-    "phyq/data",
-    "Cargo.lock",
-    "Cargo.toml",
-];
+/// The player's crate; what its wasm is made from is this crate and the workspace crates it
+/// depends on, as cargo's metadata says ([`player_sources`]).
+const WEB_CRATE: &str = "rephyre-web";
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -66,8 +55,8 @@ fn main() {
         ));
         return;
     }
-    for s in SOURCES {
-        println!("cargo:rerun-if-changed={}", root.join(s).display());
+    for s in player_sources(&root) {
+        println!("cargo:rerun-if-changed={}", s.display());
     }
     let wasm = build_wasm(&root);
     let pkg = out.join("pkg");
@@ -126,6 +115,76 @@ fn main() {
     }
     list.push_str("];\npub const NOT_BUILT: Option<&str> = None;\n");
     fs::write(&listing, list).expect("OUT_DIR is writable");
+}
+
+/// What a change to rebuilds the player: the page (`web/www`), the lock file and the workspace
+/// manifest, and for the web crate and every workspace crate it depends on (cargo's metadata of
+/// the workspace: dependencies by path, transitively) its manifest, `src/` and `data/`.
+fn player_sources(root: &Path) -> Vec<PathBuf> {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run cargo metadata: {e}")));
+    if !out.status.success() {
+        fail(&format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| fail(&format!("cargo metadata's output: {e}")));
+    let packages = meta["packages"].as_array().cloned().unwrap_or_default();
+    let dir_of = |p: &serde_json::Value| {
+        PathBuf::from(p["manifest_path"].as_str().unwrap_or_default())
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    };
+    // The web crate's path dependencies, transitively (a sorted set: one order everywhere).
+    let mut seen = std::collections::BTreeSet::new();
+    let start = packages
+        .iter()
+        .find(|p| p["name"] == WEB_CRATE)
+        .map(&dir_of)
+        .unwrap_or_else(|| fail(&format!("cargo metadata has no {WEB_CRATE}")));
+    let mut todo = vec![start];
+    while let Some(dir) = todo.pop() {
+        if !seen.insert(dir.clone()) {
+            continue;
+        }
+        let Some(p) = packages.iter().find(|p| dir_of(p) == dir) else {
+            continue;
+        };
+        for dep in p["dependencies"].as_array().into_iter().flatten() {
+            // Build and dev dependencies do not go into the wasm.
+            if dep["kind"].is_null() {
+                if let Some(path) = dep["path"].as_str() {
+                    todo.push(PathBuf::from(path));
+                }
+            }
+        }
+    }
+    let mut out = vec![
+        root.join("web/www"),
+        root.join("Cargo.lock"),
+        root.join("Cargo.toml"),
+    ];
+    for dir in &seen {
+        out.push(dir.join("Cargo.toml"));
+        out.push(dir.join("src"));
+        if dir.join("data").is_dir() {
+            out.push(dir.join("data"));
+        }
+    }
+    out
 }
 
 /// The toolchain's target folder (`<sysroot>/lib/rustlib`) when it has no wasm32 standard
