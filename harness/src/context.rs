@@ -38,8 +38,16 @@ impl Ctx {
         match &self.tasks_file {
             None => Ok(TaskSet::builtin()),
             Some(path) => {
-                let set = TaskSet::load(path)
-                    .with_context(|| format!("cannot load --tasks {}", path.display()))?;
+                let set = TaskSet::load(path).with_context(|| {
+                    if std::fs::read(path).is_ok_and(|b| b.trim_ascii_start().starts_with(b"{")) {
+                        format!(
+                            "--tasks {} is a Phy-Q level set, and this command takes PHYRE tasks",
+                            path.display()
+                        )
+                    } else {
+                        format!("cannot load --tasks {}", path.display())
+                    }
+                })?;
                 if set.is_empty() {
                     bail!("--tasks {} holds no tasks", path.display());
                 }

@@ -8,3 +8,4 @@ pub mod commands;
 pub mod context;
 pub mod parse;
 pub mod progress;
+pub mod task_ref;

@@ -1,10 +1,10 @@
-//! Phy-Q tasks (ids `phyq:L_C_K:NNNNN`, as `tasks list --tier phyq` prints them) on the
-//! command line: `simulate --shots` (through `phyq::game`), `render`, `tasks show` and
-//! `tasks sheet` (through `phyq::picture` and `phyq::symbolic`).
+//! Phy-Q levels on the command line (built-in or from a `--tasks` level set, resolved by
+//! [`crate::task_ref`]): `simulate --shots` (through `phyq::game`), `render`, `tasks show`,
+//! `tasks list` and `tasks sheet` (through `phyq::picture` and `phyq::symbolic`).
 
 use crate::cli::{RenderArgs, SimulateArgs};
 use anyhow::{bail, Result};
-use phyq::generator::{template_of, FindError};
+use phyq::generator::template_of;
 use phyq::levelset::Entry;
 use std::io::Write;
 use studies::files::{check_writable, write_atomic};
@@ -13,28 +13,14 @@ use studies::files::{check_writable, write_atomic};
 const GIF_FRAME_STEPS: u32 = 10;
 const GIF_DELAY_CS: u16 = 20;
 
-/// Whether a task id names a Phy-Q task.
-pub fn is_phyq_id(id: &str) -> bool {
-    id.starts_with("phyq:")
-}
-
-/// The built-in Phy-Q task with this id, or a one-line error.
-pub fn lookup(id: &str) -> Result<Entry> {
-    phyq::generator::find_builtin(id).map_err(|e| match e {
-        FindError::Unknown(_) => anyhow::anyhow!("{e}: rephyre tasks list --tier phyq"),
-        FindError::Malformed(_) => anyhow::anyhow!(e),
-    })
-}
-
 /// `render ID` for a Phy-Q id: the initial state's picture (PNG, or `--raw` codes).
-pub fn render(a: &RenderArgs) -> Result<()> {
+pub fn render(a: &RenderArgs, entry: Entry) -> Result<()> {
     if a.action.is_some() || a.step != 0 {
         bail!("--action and --step are for PHYRE tasks (a Phy-Q run: simulate ID --shots … --gif FILE)");
     }
     if a.tier.is_some() {
         bail!("--tier is for PHYRE tasks");
     }
-    let entry = lookup(&a.id)?;
     check_writable(&a.out)?;
     let img = phyq::picture::render_level(&entry.level);
     let bytes = if a.raw {
@@ -58,8 +44,7 @@ pub fn render(a: &RenderArgs) -> Result<()> {
 }
 
 /// `tasks show ID` for a Phy-Q id: a summary, or with `--json` the symbolic representation.
-pub fn show(id: &str, png: Option<&std::path::Path>, scale: u32, json: bool) -> Result<()> {
-    let entry = lookup(id)?;
+pub fn show(entry: Entry, png: Option<&std::path::Path>, scale: u32, json: bool) -> Result<()> {
     if let Some(p) = png {
         check_writable(p)?;
     }
@@ -145,10 +130,12 @@ fn write_summary(
     Ok(())
 }
 
-/// `tasks sheet --tier phyq`: the initial pictures of the first `per_template` tasks of each
-/// chosen template (codes or paper numbers, comma-separated; default all 75 in the table's
-/// order), shrunk, labelled with their ids.
+/// `tasks sheet --tier phyq` (or on a `--tasks` level set): the initial pictures of the first
+/// `per_template` levels of each chosen template (codes or paper numbers, comma-separated;
+/// default all, in the table's order, then a set's levels without a template), shrunk,
+/// labelled with their ids.
 pub fn sheet(
+    levels: &[Entry],
     templates: Option<&str>,
     per_template: usize,
     columns: usize,
@@ -170,16 +157,29 @@ pub fn sheet(
             })
             .collect::<Result<_>>()?,
     };
-    let per = per_template.clamp(1, phyq::generator::TASKS_PER_TEMPLATE as usize);
+    let per = per_template.max(1);
     let mut pictures = Vec::new();
     let mut labels = Vec::new();
-    for t in chosen {
-        for index in 1..=per as u32 {
-            let id = phyq::generator::task_id(t, index);
-            let entry = lookup(&id.to_string())?;
-            pictures.push(phyq::picture::render_level(&entry.level));
-            labels.push(format!("{id} {}", t.paper));
+    let mut add = |e: &Entry, label: String| {
+        pictures.push(phyq::picture::render_level(&e.level));
+        labels.push(label);
+    };
+    for t in &chosen {
+        for e in levels
+            .iter()
+            .filter(|e| template_of(&e.id).is_some_and(|x| x.code == t.code))
+            .take(per)
+        {
+            add(e, format!("{} {}", e.id, t.paper));
         }
+    }
+    if templates.is_none() {
+        for e in levels.iter().filter(|e| template_of(&e.id).is_none()) {
+            add(e, e.id.to_string());
+        }
+    }
+    if pictures.is_empty() {
+        bail!("no level to draw: none of the chosen templates' levels is here");
     }
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let sheet = phyq::picture::sheet(&pictures, &label_refs, columns, shrink);
@@ -191,6 +191,43 @@ pub fn sheet(
         sheet.width,
         sheet.height
     );
+    Ok(())
+}
+
+/// `tasks list --tier phyq` (or on a `--tasks` level set): one line per level, of one template
+/// with `--template`.
+pub fn list(levels: &[Entry], template: Option<&str>) -> Result<()> {
+    let only = match template {
+        Some(name) => Some(phyq::templates::find(name).ok_or_else(|| {
+            anyhow::anyhow!("no Phy-Q template {name:?} (use a code such as 1_1_4 or a paper number such as 1.1)")
+        })?),
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    for e in levels {
+        let t = template_of(&e.id);
+        if only.is_some_and(|o| t.is_none_or(|t| o.code != t.code)) {
+            continue;
+        }
+        match t {
+            Some(t) => writeln!(
+                out,
+                "{}\tscenario {}\ttemplate {}\t{} objects",
+                e.id,
+                t.scenario,
+                t.paper,
+                e.level.objects.len()
+            )?,
+            None => writeln!(
+                out,
+                "{}\t{}\t{} objects",
+                e.id,
+                e.source,
+                e.level.objects.len()
+            )?,
+        }
+    }
+    out.flush()?;
     Ok(())
 }
 
@@ -213,7 +250,7 @@ struct PlayReport {
 }
 
 /// `simulate ID --shots …` for a Phy-Q id.
-pub fn simulate(a: &SimulateArgs) -> Result<()> {
+pub fn simulate(a: &SimulateArgs, entry: Entry) -> Result<()> {
     if a.tier.is_some() {
         bail!("--tier is for PHYRE tasks");
     }
@@ -221,7 +258,6 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
         bail!("a Phy-Q task takes --shots \"x,y,tap;…\" (--action is for PHYRE tasks)");
     };
     let given = phyq::game::parse_shots(text)?;
-    let entry = lookup(&a.id)?;
     if let Some(g) = &a.gif {
         check_writable(g)?;
     }

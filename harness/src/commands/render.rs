@@ -3,7 +3,8 @@
 
 use crate::cli::RenderArgs;
 use crate::context::Ctx;
-use crate::parse::{check_action_len, lookup, parse_action};
+use crate::parse::{check_action_len, parse_action};
+use crate::task_ref::TaskRef;
 use anyhow::{bail, Context, Result};
 use engine::World;
 use raster::{Indexed, Observation};
@@ -18,9 +19,10 @@ pub const MAX_RENDER_STEP: u32 = tasks::MAX_STEPS;
 pub const GIF_DELAY_CS: u16 = 25;
 
 pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
-    if super::phyq::is_phyq_id(&a.id) {
-        return super::phyq::render(&a);
-    }
+    let task = match ctx.resolve(&a.id)? {
+        TaskRef::Phyq(entry) => return super::phyq::render(&a, *entry),
+        TaskRef::Phyre(task) => task,
+    };
     let action = a.action.as_deref().map(parse_action).transpose()?;
     if a.step > MAX_RENDER_STEP {
         bail!(
@@ -28,8 +30,6 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
             a.step
         );
     }
-    let set = ctx.task_set()?;
-    let task = lookup(set, &a.id)?;
     let tier = a.tier.unwrap_or(task.tier());
     studies::files::check_writable(&a.out)?;
     let balls: Vec<UserBall> = match &action {

@@ -3,7 +3,8 @@
 use super::render;
 use crate::cli::SimulateArgs;
 use crate::context::Ctx;
-use crate::parse::{check_action_len, lookup, parse_action};
+use crate::parse::{check_action_len, parse_action};
+use crate::task_ref::TaskRef;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::Write;
@@ -31,15 +32,14 @@ struct Report {
 }
 
 pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
-    if super::phyq::is_phyq_id(&a.id) {
-        return super::phyq::simulate(&a);
-    }
+    let task = match ctx.resolve(&a.id)? {
+        TaskRef::Phyq(entry) => return super::phyq::simulate(&a, *entry),
+        TaskRef::Phyre(task) => task,
+    };
     let Some(text) = &a.action else {
         anyhow::bail!("--shots is for Phy-Q tasks; a PHYRE task takes --action");
     };
     let action = parse_action(text)?;
-    let set = ctx.task_set()?;
-    let task = lookup(set, &a.id)?;
     let tier = a.tier.unwrap_or(task.tier());
     check_action_len(&action, tier)?;
     if let Some(g) = &a.gif {

@@ -2,7 +2,8 @@
 
 use crate::cli::{ListTier, TasksCommand};
 use crate::context::Ctx;
-use crate::parse::{lookup, parse_template};
+use crate::parse::parse_template;
+use crate::task_ref::{TaskFile, TaskRef};
 use anyhow::{Context, Result};
 use engine::BodyKind;
 use std::io::Write;
@@ -10,10 +11,17 @@ use tasks::{Part, ShapeType, Task, TaskSet};
 
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
     match cmd {
-        TasksCommand::List { tier, template } => match tier {
-            Some(ListTier::Phyq) => list_phyq(template.as_deref()),
-            Some(ListTier::Phyre(t)) => list_phyre(ctx, Some(t), template.as_deref()),
-            None => list_phyre(ctx, None, template.as_deref()),
+        TasksCommand::List { tier, template } => match (tier, ctx.task_file()?) {
+            (Some(ListTier::Phyq), _) | (None, Some(TaskFile::Phyq(..))) => {
+                let levels = phyq_levels(ctx)?;
+                super::phyq::list(levels, template.as_deref())
+            }
+            (Some(ListTier::Phyre(_)), Some(TaskFile::Phyq(_, path))) => anyhow::bail!(
+                "--tasks {} is a Phy-Q level set: it has no PHYRE tier",
+                path.display()
+            ),
+            (Some(ListTier::Phyre(t)), _) => list_phyre(ctx, Some(t), template.as_deref()),
+            (None, _) => list_phyre(ctx, None, template.as_deref()),
         },
         TasksCommand::Show {
             id,
@@ -21,14 +29,15 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             scale,
             json,
         } => {
-            if super::phyq::is_phyq_id(&id) {
-                return super::phyq::show(&id, png.as_deref(), scale, json);
-            }
+            let task = match ctx.resolve(&id)? {
+                TaskRef::Phyq(entry) => {
+                    return super::phyq::show(*entry, png.as_deref(), scale, json)
+                }
+                TaskRef::Phyre(task) => task,
+            };
             if json {
                 anyhow::bail!("--json is for Phy-Q tasks (phyq:L_C_K:NNNNN)");
             }
-            let set = ctx.task_set()?;
-            let task = lookup(set, &id)?;
             if let Some(p) = &png {
                 studies::files::check_writable(p)?;
             }
@@ -50,10 +59,11 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             shrink,
             out,
         } => {
-            let tier = match tier {
-                Some(ListTier::Phyq) => {
+            let tier = match (tier, ctx.task_file()?) {
+                (Some(ListTier::Phyq), _) | (None, Some(TaskFile::Phyq(..))) => {
                     let shrink = shrink.unwrap_or(2) as usize;
                     return super::phyq::sheet(
+                        phyq_levels(ctx)?,
                         templates.as_deref(),
                         per_template,
                         columns,
@@ -61,8 +71,12 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                         &out,
                     );
                 }
-                Some(ListTier::Phyre(t)) => Some(t),
-                None => None,
+                (Some(ListTier::Phyre(_)), Some(TaskFile::Phyq(_, path))) => anyhow::bail!(
+                    "--tasks {} is a Phy-Q level set: it has no PHYRE tier",
+                    path.display()
+                ),
+                (Some(ListTier::Phyre(t)), _) => Some(t),
+                (None, _) => None,
             };
             if shrink.is_some() {
                 anyhow::bail!("--shrink is for --tier phyq");
@@ -174,33 +188,16 @@ fn list_phyre(ctx: &Ctx, tier: Option<tasks::Tier>, template: Option<&str>) -> R
 
 /// `tasks list --tier phyq`: one line per built-in Phy-Q task (id, scenario, template's
 /// paper number, objects), optionally of one template (code or paper number).
-fn list_phyq(template: Option<&str>) -> Result<()> {
-    use phyq::generator::{builtin_tasks, template_of};
-    let only = match template {
-        Some(name) => Some(phyq::templates::find(name).ok_or_else(|| {
-            anyhow::anyhow!("no Phy-Q template {name:?} (use a code such as 1_1_4 or a paper number such as 1.1)")
-        })?),
-        None => None,
-    };
-    let mut out = std::io::stdout().lock();
-    for e in builtin_tasks().entries() {
-        let Some(t) = template_of(&e.id) else {
-            continue;
-        };
-        if only.is_some_and(|o| o.code != t.code) {
-            continue;
-        }
-        writeln!(
-            out,
-            "{}\tscenario {}\ttemplate {}\t{} objects",
-            e.id,
-            t.scenario,
-            t.paper,
-            e.level.objects.len()
-        )?;
-    }
-    out.flush()?;
-    Ok(())
+/// The Phy-Q levels of `--tasks` or the built-in tier; an error when `--tasks` holds PHYRE tasks.
+fn phyq_levels(ctx: &Ctx) -> Result<&'static [phyq::levelset::Entry]> {
+    ctx.phyq_levels()?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "--tier phyq lists Phy-Q levels, and --tasks {} holds PHYRE tasks",
+            ctx.tasks_file
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string())
+        )
+    })
 }
 
 fn shape_name(s: ShapeType) -> &'static str {

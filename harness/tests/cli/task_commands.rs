@@ -216,3 +216,101 @@ fn tasks_import_levels_refuses_bad_input() {
     assert!(!out.exists());
     fails(&["tasks", "import-levels", "--out", s(&out)]);
 }
+
+#[test]
+fn an_imported_level_set_works_with_every_task_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let lv = dir.path().join("levels");
+    std::fs::create_dir(&lv).unwrap();
+    for name in ["1_1_1_1.xml", "3_6_6_1.xml"] {
+        std::fs::copy(phyq_templates().join(name), lv.join(name)).unwrap();
+    }
+    std::fs::copy(
+        phyq_templates().join("1_1_1_1.xml"),
+        lv.join("my-level.xml"),
+    )
+    .unwrap();
+    let set = dir.path().join("set.json");
+    ok(&["tasks", "import-levels", s(&lv), "--out", s(&set)]);
+    let with = |rest: &[&str]| -> Vec<String> {
+        let mut v = vec!["--tasks".to_string(), s(&set).to_string()];
+        v.extend(rest.iter().map(|x| x.to_string()));
+        v
+    };
+    let run_ok = |rest: &[&str]| {
+        let v = with(rest);
+        ok(&v.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let run_fails = |rest: &[&str]| {
+        let v = with(rest);
+        fails(&v.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // tasks list: the set's three levels, a named one with its file.
+    let list = run_ok(&["tasks", "list"]);
+    let ids: Vec<&str> = list
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["phyq:1_1_1:00001", "phyq:3_6_6:00001", "phyq:my-level"],
+        "{list}"
+    );
+    assert!(list.contains("phyq:my-level\tmy-level.xml\t"), "{list}");
+    assert_eq!(
+        run_ok(&["tasks", "list", "--template", "12.3"])
+            .lines()
+            .count(),
+        1
+    );
+    // show, simulate, render on the named level: the same as on the template it copies.
+    assert!(run_ok(&["tasks", "show", "phyq:my-level"]).starts_with("task:        phyq:my-level"));
+    let sim = |id: &str| run_ok(&["simulate", id, "--shots", "-60,10,0", "--json"]);
+    let (a, b) = (sim("phyq:my-level"), sim("phyq:1_1_1:00001"));
+    let hash = |t: &str| t.split("\"final_hash\":\"").nth(1).unwrap()[..16].to_string();
+    assert_eq!(hash(&a), hash(&b), "{a} {b}");
+    let png = dir.path().join("x.png");
+    run_ok(&["render", "phyq:my-level", "--out", s(&png)]);
+    assert!(std::fs::metadata(&png).unwrap().len() > 100);
+    let sheet = dir.path().join("sheet.png");
+    assert!(run_ok(&["tasks", "sheet", "--out", s(&sheet)]).starts_with("3 scenes -> "));
+    // An id not in the set, a PHYRE id, a PHYRE command: one line each, naming the set.
+    let e = run_fails(&["simulate", "phyq:1_1_4:00001", "--shots", "-60,10,0"]);
+    assert!(
+        e.contains("is not in the level set") && e.contains("set.json"),
+        "{e}"
+    );
+    let e = run_fails(&["simulate", "00000:001", "--action", "0.5,0.5,0.3"]);
+    assert!(e.contains("is a level set"), "{e}");
+    let e = run_fails(&["tasks", "list", "--tier", "ball"]);
+    assert!(e.contains("has no PHYRE tier"), "{e}");
+    let e = run_fails(&[
+        "solvability",
+        "--tier",
+        "ball",
+        "--out",
+        s(&dir.path().join("s.csv")),
+    ]);
+    assert!(
+        e.contains("is a Phy-Q level set, and this command takes PHYRE tasks"),
+        "{e}"
+    );
+    // And a PHYRE task file: a Phy-Q id is refused naming it.
+    let phyre = dir.path().join("phyre.rpts");
+    ok(&[
+        "tasks",
+        "import",
+        s(&original_task_file()),
+        "--out",
+        s(&phyre),
+    ]);
+    let e = fails(&[
+        "--tasks",
+        s(&phyre),
+        "simulate",
+        "phyq:1_1_1:00001",
+        "--shots",
+        "-60,10,0",
+    ]);
+    assert!(e.contains("holds PHYRE tasks"), "{e}");
+}
