@@ -553,7 +553,7 @@ EXAMPLES:
 
 A Phy-Q id (phyq:L_C_K:NNNNN, see tasks list --tier phyq) shows the task's objects with their
 original sprite names, positions and screen boxes; --json prints the original's symbolic
-representation instead (docs/phyq.md, Observations), --png draws the 640 × 480 picture.";
+representation instead (docs/phyq-observations.md), --png draws the 640 × 480 picture.";
 
 const TASKS_IMPORT_EXAMPLES: &str = "\
 EXAMPLES:
@@ -704,7 +704,7 @@ EXAMPLES:
 --raw writes the 65,536 observation bytes (256 rows of 256, row 0 = bottom of the scene;
 values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).
 A Phy-Q id (phyq:L_C_K:NNNNN) draws the level's initial state as the game's 640 × 480 picture in
-its colour codes (docs/phyq.md, Observations); --raw writes the 307,200 codes (row 0 = top);
+its colour codes (docs/phyq-observations.md); --raw writes the 307,200 codes (row 0 = top);
 --action and --step need the Phy-Q simulation, which rephyre does not have yet.";
 
 #[derive(Debug, Args)]

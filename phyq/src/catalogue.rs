@@ -764,7 +764,7 @@ fn path_area(path: &[(Decimal, Decimal)]) -> Fixed {
     twice * Fixed::HALF
 }
 
-/// The catalogue table of docs/phyq.md (Markdown), generated from the data.
+/// The catalogue table of docs/phyq-observations.md (Markdown), generated from the data.
 pub fn markdown_table() -> String {
     let cat = catalogue();
     let mut out = String::from(

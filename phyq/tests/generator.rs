@@ -276,10 +276,10 @@ fn golden_hash_of_the_tier() {
     assert_eq!(golden, line, "run with REPHYRE_BLESS=1 to regenerate");
 }
 
-/// docs/phyq.md's table of the rules is the generated one (`REPHYRE_BLESS=1` rewrites it).
+/// docs/phyq-tasks.md's table of the rules is the generated one (`REPHYRE_BLESS=1` rewrites it).
 #[test]
 fn docs_table_of_the_rules() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/phyq.md");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/phyq-tasks.md");
     let doc = std::fs::read_to_string(&path).unwrap();
     let (begin, end) = (
         "<!-- generator rules: begin -->\n",

@@ -8,7 +8,7 @@ use phyq::generator::{builtin_tasks, regenerate, template_of, BUILTIN_SEED};
 use phyq::witnesses::{builtin, parse, Row, HEADER};
 use rayon::prelude::*;
 
-/// Tasks with a witness, measured 2026-11-29 (`rephyre phyq-witness`, docs/phyq.md).
+/// Tasks with a witness, measured 2026-11-29 (`rephyre phyq-witness`, docs/phyq-tasks.md).
 const SOUND: usize = 7_500;
 
 fn level_of(r: &Row) -> phyq::Level {

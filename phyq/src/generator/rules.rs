@@ -439,7 +439,7 @@ impl Place {
     }
 }
 
-/// The rules as a Markdown table (docs/phyq.md; a test checks it).
+/// The rules as a Markdown table (docs/phyq-tasks.md; a test checks it).
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| paper | code | original function | anchor | moves | where the anchor goes |\n\
