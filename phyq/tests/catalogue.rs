@@ -187,7 +187,8 @@ fn cached_masses_match_the_colliders() {
 /// docs/phyq-observations.md's catalogue table is the generated one (`REPHYRE_BLESS=1` rewrites it).
 #[test]
 fn docs_table_is_current() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/phyq-observations.md");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/phyq-observations.md");
     let doc = std::fs::read_to_string(&path).unwrap();
     let (start, end) = (
         "<!-- catalogue table: begin -->\n",

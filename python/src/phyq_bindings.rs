@@ -291,6 +291,13 @@ impl PyGame {
         self.session.game().steps()
     }
 
+    /// Science Birds' score so far (pigs 5,000, blocks 500, a bird's damaging hit, 10,000 for
+    /// each bird left once the level has ended), as `simulate`'s `score` after the same shots.
+    #[getter]
+    fn score(&self) -> u32 {
+        self.session.game().score()
+    }
+
     /// The state's hash (hex), as `simulate`'s `final_hash` after the same shots.
     #[getter]
     fn state_hash(&self) -> String {

@@ -26,6 +26,13 @@ CLI = [
     ("phyq:1_1_4:00001", "-10,-5,0;-10,-5,0", "invalid", 1, 0, 0, "3a6584d9d9f6bad3"),
 ]
 
+# `rephyre simulate ID --shots TEXT --json`'s score for the playable rows above.
+SCORES = {
+    ("phyq:1_2_4:00001", CLI[0][1]): 6920,
+    ("phyq:1_2_4:00001", CLI[1][1]): 0,
+    ("phyq:3_7_1:00001", CLI[2][1]): 330,
+}
+
 PIG = 125  # the pigs' colour code
 
 
@@ -107,6 +114,7 @@ def test_game_shot_by_shot_is_simulate(task_id, text):
         (want.status, want.pigs_left, want.shots, want.steps, want.final_hash)
     assert np.array_equal(g.picture(), want.picture)
     assert g.symbolic() == want.symbolic
+    assert g.score == SCORES[(task_id, text)]
     # A finished game takes no more shots, and says why.
     with pytest.raises(ValueError, match="is passed" if want.passed else "no bird left"):
         g.shoot(-15, -10, 0)

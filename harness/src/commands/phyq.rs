@@ -246,6 +246,8 @@ struct PlayReport {
     steps: u32,
     /// Hash of the final state (world and every object's life), hex.
     final_hash: String,
+    /// Science Birds' score: pigs, blocks, birds' damaging hits, birds left at the end.
+    score: u32,
     gif: Option<String>,
 }
 
@@ -292,6 +294,7 @@ pub fn simulate(a: &SimulateArgs, entry: Entry) -> Result<()> {
         shots: outcome.shots,
         steps: outcome.steps,
         final_hash: format!("{:016x}", outcome.final_hash),
+        score: end.score(),
         gif,
     };
     let mut out = std::io::stdout().lock();
@@ -314,6 +317,7 @@ pub fn simulate(a: &SimulateArgs, entry: Entry) -> Result<()> {
             f64::from(report.steps) / 50.0
         )?;
         writeln!(out, "final hash:  {}", report.final_hash)?;
+        writeln!(out, "score:       {}", report.score)?;
         if let Some(g) = &report.gif {
             writeln!(out, "gif:         {g}")?;
         }

@@ -50,6 +50,35 @@ fn a_passing_shot_passes() {
 }
 
 #[test]
+fn the_score_is_science_birds_score() {
+    // Three birds pass 1_2_4:00001: the pig's 5,000 and the birds' damaging hits on it, no bird
+    // left for a bonus (the same figure as the Python test's).
+    let a = report(&[
+        "simulate",
+        "phyq:1_2_4:00001",
+        "--json",
+        "--shots",
+        "-14.11,-11.63,0;-15.87,-9.08,0;-15.88,-9.07,0",
+    ]);
+    assert_eq!(
+        (a["status"].as_str(), a["score"].as_u64()),
+        (Some("passed"), Some(6920))
+    );
+    // A bird that hits nothing scores nothing.
+    let miss = report(&[
+        "simulate",
+        "phyq:1_1_1:00001",
+        "--json",
+        "--shots",
+        "10,0,0",
+    ]);
+    assert_eq!(
+        (miss["status"].as_str(), miss["score"].as_u64()),
+        (Some("not_passed"), Some(0))
+    );
+}
+
+#[test]
 fn simulate_writes_a_gif_of_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let gif = dir.path().join("run.gif");
