@@ -186,6 +186,26 @@ mod tests {
     }
 
     #[test]
+    fn a_body_knocked_faster_than_its_attacker_attacks_itself() {
+        // A 2 kg stone at (−4, 0) hits a 0.3 kg block at rest; after the step the block moves
+        // at (−6, 0), the stone at (−2, 0). From the block's side v_rel = (−4, 0): its own
+        // projection 24 beats the stone's 8, so the block's 0.3 kg is the attacker:
+        // 4 · 0.3 · 11.22 · 0.5 − 2 = 4.732 (with the stone's 2 kg it would be 42.88).
+        let block = Motion {
+            mass: f(0.3),
+            velocity: v(-6.0, 0.0),
+        };
+        let stone = Motion {
+            mass: f(2.0),
+            velocity: v(-2.0, 0.0),
+        };
+        close(
+            collision_damage(v(-4.0, 0.0), block, Some(stone), f(11.22), f(2.0)),
+            4.732,
+        );
+    }
+
+    #[test]
     fn a_bird_damages_a_block_without_the_half() {
         // Red bird (0.5448 kg) at 8 m/s on wood: 8 · 0.5448 · 1 · 11.22 − 2.5 = 46.401248.
         close(
