@@ -8,12 +8,19 @@
 
 use crate::body::Body;
 use crate::collide::collide_shapes_placed;
-use crate::events::TouchChange;
 use crate::fixed::Fixed;
 use crate::manifold::Manifold;
 use crate::math::Transform;
 use crate::shape::Shape;
 use crate::sleep;
+
+/// A change of a contact's touching state seen by the narrow phase, in key order (the events
+/// turn these into begins and ends).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TouchChange {
+    pub key: ContactKey,
+    pub touching: bool,
+}
 
 /// Canonical identity of a contact: the lower body id first. Contacts are kept sorted by it,
 /// which fixes every iteration order that depends on contacts.

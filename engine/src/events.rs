@@ -23,7 +23,7 @@
 //! continuous collision.
 
 use crate::body::{Body, BodyId};
-use crate::contact::{Contact, ContactKey};
+use crate::contact::{Contact, ContactKey, TouchChange};
 use crate::fixed::Fixed;
 use crate::math::Vec2;
 
@@ -98,13 +98,6 @@ impl ContactEnd {
     fn order(&self) -> (u32, u32, u16, u16) {
         (self.body_a.0, self.body_b.0, self.part_a, self.part_b)
     }
-}
-
-/// A change of a contact's touching state seen by the narrow phase, in key order.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TouchChange {
-    pub key: ContactKey,
-    pub touching: bool,
 }
 
 /// The events of the last step and what the next step needs to report its own.

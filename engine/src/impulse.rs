@@ -9,9 +9,9 @@
 
 use crate::body::{Body, BodyId};
 use crate::fixed::Fixed;
+use crate::limits::{WorldError, MAX_POSITION, MAX_SPEED};
 use crate::math::Vec2;
 use crate::sleep;
-use crate::world::{WorldError, MAX_POSITION, MAX_SPEED};
 
 /// How a radial impulse's strength falls off with the distance `d` of a body's centre of mass
 /// from its centre.

@@ -29,6 +29,7 @@ mod goal;
 mod hash;
 mod impulse;
 mod island;
+mod limits;
 mod manifold;
 mod math;
 mod scene;
@@ -52,12 +53,10 @@ pub use fixed::{Fixed, FromFloatError, FRAC_BITS};
 pub use goal::{run, Goal, RunOptions, RunOutcome, TouchRule};
 pub use hash::{chain as chain_hash, mix64};
 pub use impulse::{Falloff, RadialHit, RadialImpulse};
+pub use limits::{WorldError, MAX_BODIES, MAX_PARTS, MAX_PART_EXTENT, MAX_POSITION, MAX_SPEED};
 pub use math::{sin_cos, Rot, Sweep, Transform, Vec2};
 pub use scene::SceneRecording;
 pub use settings::StepSettings;
 pub use shape::{Aabb, Circle, MassData, Polygon, PolygonError, Shape, MAX_POLYGON_VERTICES};
 pub use trace::StepTrace;
-pub use world::{
-    ContactInfo, StepPhase, World, WorldError, MAX_BODIES, MAX_PARTS, MAX_PART_EXTENT,
-    MAX_POSITION, MAX_SPEED,
-};
+pub use world::{ContactInfo, StepPhase, World};

@@ -36,15 +36,14 @@ use crate::fixed::Fixed;
 use crate::impulse::Falloff;
 use crate::impulse::{self, RadialHit, RadialImpulse};
 use crate::island::{solve_islands, Islands};
+use crate::limits::WorldError;
+use crate::limits::{MAX_BODIES, MAX_PARTS, MAX_PART_EXTENT, MAX_POSITION, MAX_SPEED};
 use crate::math::Vec2;
 use crate::settings::StepSettings;
 use crate::shape::Shape;
 use crate::sleep;
 use crate::solver::IslandSolver;
 use crate::trace::{self, StepTrace};
-
-/// Most convex parts in one body.
-pub const MAX_PARTS: usize = 16;
 
 /// The stages of a step, in order (see [`World::step_with_phases`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -78,55 +77,6 @@ impl StepPhase {
         }
     }
 }
-
-/// Most bodies in one world.
-pub const MAX_BODIES: usize = 4096;
-/// Largest |coordinate| of a body position (m). With at most 2 m of travel per step a body
-/// needs ~10^9 steps to approach the Q32.32 range, so no arithmetic wraps in a valid world.
-pub const MAX_POSITION: Fixed = Fixed::from_int(1 << 20);
-/// Largest |coordinate| of a part vertex or circle centre in body coordinates, and largest
-/// radius (m): keeps mass and inertia (≈ size⁴) far inside the range.
-pub const MAX_PART_EXTENT: Fixed = Fixed::from_int(1 << 10);
-/// Largest |component| of an initial linear velocity (m/s) or angular velocity (rad/s).
-pub const MAX_SPEED: Fixed = Fixed::from_int(1 << 16);
-
-/// Why a body could not be added.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WorldError {
-    NoParts,
-    TooManyParts(usize),
-    TooManyBodies,
-    /// A circle with a radius that is not positive, or a non-positive density.
-    BadShape(&'static str),
-    /// A position, size or velocity outside the supported range.
-    OutOfRange(&'static str),
-    /// Step settings out of range (see [`World::set_settings`]).
-    BadSettings(&'static str),
-    /// No body has this id.
-    UnknownBody(BodyId),
-    /// The body was removed ([`World::remove_body`]).
-    RemovedBody(BodyId),
-    /// The operation needs a dynamic body.
-    NotDynamic(BodyId),
-}
-
-impl core::fmt::Display for WorldError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            WorldError::NoParts => f.write_str("body has no parts"),
-            WorldError::TooManyParts(n) => write!(f, "body has {n} parts (at most {MAX_PARTS})"),
-            WorldError::TooManyBodies => write!(f, "world already holds {MAX_BODIES} bodies"),
-            WorldError::BadShape(why) => write!(f, "bad shape: {why}"),
-            WorldError::OutOfRange(what) => write!(f, "{what} is outside the supported range"),
-            WorldError::BadSettings(why) => write!(f, "bad step settings: {why}"),
-            WorldError::UnknownBody(id) => write!(f, "no body {}", id.0),
-            WorldError::RemovedBody(id) => write!(f, "body {} was removed", id.0),
-            WorldError::NotDynamic(id) => write!(f, "body {} is not dynamic", id.0),
-        }
-    }
-}
-
-impl std::error::Error for WorldError {}
 
 /// What a caller can see of one contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

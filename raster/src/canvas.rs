@@ -250,64 +250,16 @@ pub fn sheet(
     img
 }
 
-/// Checks that a picture has its pixels and that every pixel indexes into `palette` (1 to 256
-/// colours).
-fn check_picture(img: &Indexed, palette: &[[u8; 3]]) -> Result<(), PictureError> {
-    if palette.is_empty() || palette.len() > 256 {
-        return Err(PictureError::Encode(format!(
-            "a palette has 1 to 256 colours, not {}",
-            palette.len()
-        )));
-    }
-    if img.width == 0 || img.height == 0 || img.pixels.len() != img.width * img.height {
-        return Err(PictureError::Encode(format!(
-            "a {}×{} image needs {} pixels, has {}",
-            img.width,
-            img.height,
-            img.width * img.height,
-            img.pixels.len()
-        )));
-    }
-    if let Some(bad) = img.pixels.iter().find(|&&p| p as usize >= palette.len()) {
-        return Err(PictureError::Encode(format!(
-            "palette index {bad} outside the {}-colour palette",
-            palette.len()
-        )));
-    }
-    Ok(())
-}
-
-fn encode_error(e: impl core::fmt::Display) -> PictureError {
-    PictureError::Encode(e.to_string())
-}
-
 /// The picture as RGBA bytes (row 0 at the top, alpha 255), the form a browser canvas takes:
 /// the same colours its PNG ([`png_bytes`]) decodes to. Checked like the PNG.
 pub fn rgba(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
-    check_picture(img, palette)?;
-    let mut out = Vec::with_capacity(img.pixels.len() * 4);
-    for &p in &img.pixels {
-        let [r, g, b] = palette[p as usize];
-        out.extend_from_slice(&[r, g, b, 0xff]);
-    }
-    Ok(out)
+    crate::picture::rgba_in(img, palette)
 }
 
 /// Encode an indexed picture as PNG bytes (8-bit palette, default compression) with the given
 /// palette (1 to 256 colours; every pixel must index into it).
 pub fn png_bytes(img: &Indexed, palette: &[[u8; 3]]) -> Result<Vec<u8>, PictureError> {
-    check_picture(img, palette)?;
-    let w = u32::try_from(img.width).map_err(encode_error)?;
-    let h = u32::try_from(img.height).map_err(encode_error)?;
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
-    let mut writer = enc.write_header().map_err(encode_error)?;
-    writer.write_image_data(&img.pixels).map_err(encode_error)?;
-    writer.finish().map_err(encode_error)?;
-    Ok(out)
+    crate::picture::png_bytes_in(img, palette)
 }
 
 /// Encode frames of one size as an animated GIF (looping, `delay_cs` hundredths of a second
@@ -317,33 +269,7 @@ pub fn gif_bytes(
     palette: &[[u8; 3]],
     delay_cs: u16,
 ) -> Result<Vec<u8>, PictureError> {
-    let first = frames
-        .first()
-        .ok_or_else(|| PictureError::Encode("a GIF needs at least one frame".into()))?;
-    let w = u16::try_from(first.width).map_err(encode_error)?;
-    let h = u16::try_from(first.height).map_err(encode_error)?;
-    for f in frames {
-        check_picture(f, palette)?;
-        if (f.width, f.height) != (first.width, first.height) {
-            return Err(PictureError::Encode(format!(
-                "GIF frames differ in size: {}×{} and {}×{}",
-                first.width, first.height, f.width, f.height
-            )));
-        }
-    }
-    let flat: Vec<u8> = palette.iter().flatten().copied().collect();
-    let mut out = Vec::new();
-    {
-        let mut enc = gif::Encoder::new(&mut out, w, h, &flat).map_err(encode_error)?;
-        enc.set_repeat(gif::Repeat::Infinite)
-            .map_err(encode_error)?;
-        for f in frames {
-            let mut frame = gif::Frame::from_indexed_pixels(w, h, f.pixels.clone(), None);
-            frame.delay = delay_cs;
-            enc.write_frame(&frame).map_err(encode_error)?;
-        }
-    }
-    Ok(out)
+    crate::picture::gif_bytes_in(frames, palette, delay_cs)
 }
 
 #[cfg(test)]
