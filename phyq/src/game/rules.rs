@@ -206,6 +206,26 @@ mod tests {
     }
 
     #[test]
+    fn on_equal_terms_a_body_is_its_own_attacker() {
+        // Both at rest after the step: neither contributes more, so this body (0.5 kg) attacks:
+        // 3 · 0.5 · 11.22 · 0.5 = 8.415 (the other's 2 kg would give 33.66).
+        let still = |m: f64| Motion {
+            mass: f(m),
+            velocity: Vec2::ZERO,
+        };
+        close(
+            collision_damage(
+                v(0.0, -3.0),
+                still(0.5),
+                Some(still(2.0)),
+                f(11.22),
+                Fixed::ZERO,
+            ),
+            8.415,
+        );
+    }
+
+    #[test]
     fn a_bird_damages_a_block_without_the_half() {
         // Red bird (0.5448 kg) at 8 m/s on wood: 8 · 0.5448 · 1 · 11.22 − 2.5 = 46.401248.
         close(
