@@ -156,6 +156,14 @@ fn non_empty(v: Vec<Entry>) -> Result<Vec<Entry>, LevelsError> {
 mod tests {
     use super::*;
 
+    fn ids_of(sel: &Selection) -> Vec<String> {
+        builtin(sel)
+            .unwrap()
+            .iter()
+            .map(|e| e.id.to_string())
+            .collect()
+    }
+
     #[test]
     fn config_paths_in_document_order() {
         let xml = r#"<?xml version="1.0"?><evaluation><novelty_detection_measurement/>
@@ -174,11 +182,7 @@ mod tests {
             per_template: Some(3),
             from_task: None,
         };
-        let ids: Vec<String> = builtin(&sel)
-            .unwrap()
-            .iter()
-            .map(|e| e.id.to_string())
-            .collect();
+        let ids = ids_of(&sel);
         assert_eq!(
             ids,
             [
@@ -207,11 +211,7 @@ mod tests {
             per_template: Some(2),
             from_task: Some(99),
         };
-        let ids: Vec<String> = builtin(&sel)
-            .unwrap()
-            .iter()
-            .map(|e| e.id.to_string())
-            .collect();
+        let ids = ids_of(&sel);
         assert_eq!(
             ids,
             [

@@ -138,3 +138,33 @@ pub fn kill_when<T>(child: &mut Child, what: &str, mut seen: impl FnMut() -> Opt
     child.wait().expect("reaped");
     found
 }
+
+/// A `rephyre` server started for a test (`serve`, `phyq-server`), killed on drop.
+pub struct Running {
+    child: Child,
+    /// The first line it printed (where it listens).
+    pub line: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `rephyre ARGS` and waits for the first line it prints.
+pub fn start_server(args: &[&str]) -> Running {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped stdout"))
+        .read_line(&mut line)
+        .expect("a first line");
+    Running { child, line }
+}

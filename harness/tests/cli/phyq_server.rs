@@ -2,44 +2,33 @@
 //! itself is tested in phyq-server/tests/protocol.rs, the original agents by
 //! scripts/phyq-agents-test.sh), and its bad options are one-line errors.
 
-use super::common::{bin, fails, ok, s};
-use std::io::{BufRead, BufReader, Read, Write};
+use super::common::{fails, ok, s, start_server, Running};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 
 /// A running `rephyre phyq-server --port 0 …` and its port; killed on drop.
 struct Server {
-    child: Child,
+    _run: Running,
     port: u16,
     line: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(args: &[&str]) -> Server {
-    let mut child = bin()
-        .args(["phyq-server", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary runs");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut all = vec!["phyq-server", "--port", "0"];
+    all.extend_from_slice(args);
+    let run = start_server(&all);
+    let line = run.line.clone();
     let port = line
         .split("127.0.0.1:")
         .nth(1)
         .and_then(|r| r.split(',').next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no address in {line:?}"));
-    Server { child, port, line }
+    Server {
+        _run: run,
+        port,
+        line,
+    }
 }
 
 fn ask(s: &mut TcpStream, request: &[u8], reply: usize) -> Vec<u8> {

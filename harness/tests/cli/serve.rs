@@ -1,36 +1,21 @@
 //! `serve`: the embedded player over HTTP on localhost (the browser tests, scripts/
 //! player-test.sh, check the page itself), and its bad input.
 
-use super::common::{bin, fails};
-use std::io::{BufRead, BufReader, Read, Write};
+use super::common::{bin, fails, start_server, Running};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 
 /// A running `rephyre serve --port 0` and the address it printed; killed on drop.
 struct Server {
-    child: Child,
+    _run: Running,
     addr: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(extra: &[&str]) -> Server {
-    let mut child = bin()
-        .args(["serve", "--port", "0"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut all = vec!["serve", "--port", "0"];
+    all.extend_from_slice(extra);
+    let run = start_server(&all);
+    let line = &run.line;
     let addr = line
         .split("http://")
         .nth(1)
@@ -38,7 +23,7 @@ fn start(extra: &[&str]) -> Server {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
     assert!(addr.starts_with("127.0.0.1:"), "bound to localhost: {addr}");
-    Server { child, addr }
+    Server { _run: run, addr }
 }
 
 /// Whether this build has the player. A build made without the wasm32 target has none, and
