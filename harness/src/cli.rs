@@ -48,9 +48,9 @@ pub enum Command {
     #[command(subcommand)]
     Tasks(TasksCommand),
     /// Simulate one action on one task and report the outcome.
-    Simulate(SimulateArgs),
+    Simulate(crate::commands::simulate::SimulateArgs),
     /// Draw a task's scene (optionally with an action, after some steps) as PNG or raw bytes.
-    Render(RenderArgs),
+    Render(crate::commands::render::RenderArgs),
     /// Decide per task whether random actions solve it (SPEC §8), with a CSV and a summary.
     Solvability(SolvabilityArgs),
     /// Histogram of how many tasks of a template one random action solves (SPEC §8).
@@ -75,12 +75,12 @@ pub enum Command {
     Witness(WitnessArgs),
     /// Make every Phy-Q task sound: at rest, and shots that pass it (redrawn when not), or
     /// re-check a file of them.
-    #[command(name = "phyq-witness", after_help = PHYQ_WITNESS_EXAMPLES)]
-    PhyqWitness(PhyqWitnessArgs),
+    #[command(name = "phyq-witness", after_help = crate::commands::phyq_witness::PHYQ_WITNESS_EXAMPLES)]
+    PhyqWitness(crate::commands::phyq_witness::PhyqWitnessArgs),
     /// Evaluate a Phy-Q agent (random, pig-shooter, optimal, dqn) in a generalization setting:
     /// pass rates per task, template and scenario, and the Phy-Q score.
-    #[command(name = "phyq-eval", after_help = PHYQ_EVAL_EXAMPLES)]
-    PhyqEval(PhyqEvalArgs),
+    #[command(name = "phyq-eval", after_help = crate::commands::phyq_eval::PHYQ_EVAL_EXAMPLES)]
+    PhyqEval(crate::commands::phyq_eval::PhyqEvalArgs),
     /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report, or
     /// `eval --checkpoint` files of runs made apart into one checkpoint.
     #[command(after_help = MERGE_EXAMPLES)]
@@ -90,41 +90,12 @@ pub enum Command {
     #[command(after_help = SLURM_EXAMPLES)]
     Slurm(SlurmArgs),
     /// Serve the web player: every task playable in a browser, with the command line's bits.
-    #[command(after_help = SERVE_EXAMPLES)]
-    Serve(ServeArgs),
+    #[command(after_help = crate::commands::serve::SERVE_EXAMPLES)]
+    Serve(crate::commands::serve::ServeArgs),
     /// Serve Science Birds' agent protocol on the Phy-Q levels: agents written for the original
     /// game play rephyre unchanged.
     #[command(name = "phyq-server", after_help = crate::commands::phyq_server::EXAMPLES)]
     PhyqServer(crate::commands::phyq_server::PhyqServerArgs),
-}
-
-const SERVE_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre serve --open              # http://127.0.0.1:8000/ in the default browser
-  rephyre serve --port 0            # any free port (the URL is printed)
-  rephyre serve --host 0.0.0.0      # reachable from other machines (no authentication!)
-
-LINKS:
-  /?task=00012:034&action=0.5,0.4,0.3        a PHYRE task with an action placed
-  /?task=00105:010&tier=two_balls&action=…   six numbers for two balls
-  /?task=phyq:1_1_4:00001&shots=-17.28,-5.98,0   a Phy-Q task with shots (x,y,tap;…)";
-
-/// `rephyre serve`'s options.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Port to listen on (0: any free one).
-    #[arg(long, default_value_t = 8000)]
-    pub port: u16,
-    /// Address to listen on (the default is this machine only).
-    #[arg(long, default_value = "127.0.0.1")]
-    pub host: String,
-    /// Open the player in the default browser.
-    #[arg(long)]
-    pub open: bool,
-    /// Serve the page's own files (HTML, JavaScript, CSS) from this folder where it has them
-    /// (e.g. web/www, while working on the page), the embedded wasm and the rest as built.
-    #[arg(long, value_name = "DIR")]
-    pub www: Option<PathBuf>,
 }
 
 const SLURM_EXAMPLES: &str = "\
@@ -651,87 +622,6 @@ EXAMPLES:
   rephyre tasks sheet --tier phyq --per-template 1 --columns 8 --out phyq.png
   rephyre tasks sheet --tier phyq --templates 1.1,2_1_3 --per-template 4 --shrink 1 --out t.png";
 
-const SIMULATE_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre simulate 00000:000 --action 0.5,0.5,0.3
-  rephyre simulate 00100:005 --action 0.2,0.8,0.1,0.7,0.8,0.1 --json
-  rephyre simulate 00000:000 --action 0.5,0.5,0.3 --gif run.gif --scale 2
-
-The action is x,y,r per ball in [0, 1]: x = 255·a0, y = 255·a1, r = 2 + 30·a2 px.
-Status is SOLVED, NOT_SOLVED or INVALID (with the reason; an invalid action is not simulated).";
-
-#[derive(Debug, Args)]
-#[command(after_help = SIMULATE_EXAMPLES)]
-pub struct SimulateArgs {
-    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
-    pub id: String,
-    /// PHYRE: comma-separated action, 3 numbers (ball tier) or 6 (two_balls).
-    #[arg(
-        long,
-        value_name = "A",
-        allow_hyphen_values = true,
-        required_unless_present = "shots",
-        conflicts_with = "shots"
-    )]
-    pub action: Option<String>,
-    /// Phy-Q: shots "x,y,tap;x,y,tap…", one per bird: the release point from the bird's rest
-    /// point on the slingshot in pixels of the level's 640×480 picture (y up; the drag is
-    /// clamped at 1 m), and the tap time in seconds after the launch (0: no tap).
-    #[arg(long, value_name = "SHOTS", allow_hyphen_values = true)]
-    pub shots: Option<String>,
-    /// Action tier (default: the task's own tier).
-    #[arg(long, value_parser = parse_tier)]
-    pub tier: Option<Tier>,
-    /// Write an animated GIF of the run (the state after steps 1, 61, 121, … and the last
-    /// step; the action's balls outlined where they started).
-    #[arg(long, value_name = "FILE")]
-    pub gif: Option<PathBuf>,
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
-    /// Print the outcome as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
-
-const RENDER_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre render 00000:000 --out scene.png
-  rephyre render 00000:000 --action 0.5,0.5,0.3 --step 300 --out t300.png --scale 3
-  rephyre render 00000:000 --raw --out scene.bin
-  rephyre render phyq:1_1_4:00001 --out level.png
-
---raw writes the 65,536 observation bytes (256 rows of 256, row 0 = bottom of the scene;
-values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).
-A Phy-Q id (phyq:L_C_K:NNNNN) draws the level's initial state as the game's 640 × 480 picture in
-its colour codes (docs/phyq-observations.md); --raw writes the 307,200 codes (row 0 = top);
---action and --step need the Phy-Q simulation, which rephyre does not have yet.";
-
-#[derive(Debug, Args)]
-#[command(after_help = RENDER_EXAMPLES)]
-pub struct RenderArgs {
-    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
-    pub id: String,
-    /// Add the user balls of this action (comma-separated, as for `simulate`).
-    #[arg(long, value_name = "A", allow_hyphen_values = true)]
-    pub action: Option<String>,
-    /// Action tier (default: the task's own tier).
-    #[arg(long, value_parser = parse_tier)]
-    pub tier: Option<Tier>,
-    /// Draw the state after this many steps (0 = initial scene, at most 1000).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub step: u32,
-    /// Write the raw observation bytes instead of a PNG.
-    #[arg(long)]
-    pub raw: bool,
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
-    /// Output file.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-}
-
 const SOLVABILITY_EXAMPLES: &str = "\
 EXAMPLES:
   rephyre solvability --tier ball --out ball.csv --summary ball.md --checkpoint ball.ckpt
@@ -1017,146 +907,6 @@ pub struct WitnessArgs {
     pub summary: Option<PathBuf>,
     #[command(flatten)]
     pub ckpt: CheckpointArgs,
-}
-
-const PHYQ_WITNESS_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre phyq-witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
-  rephyre phyq-witness --templates 1_2_6,3.5 --per-template 10 --out weak.csv
-  rephyre phyq-witness --verify phyq/data/witnesses.csv
-
-A task is sound when, run without a shot, nothing moves more than 10 cm and nothing breaks, and
-the search (shots aimed at the pigs and the objects near them, then a grid of angles; greedy
-bird by bird) passes it. A draw that is not sound is replaced by the generator's next valid draw
-(at most --max-redraws times); the built-in tier keeps the draw this file names. The shots
-column is what `rephyre simulate ID --shots` takes.";
-
-/// Arguments of `rephyre phyq-witness`.
-#[derive(Debug, Args)]
-pub struct PhyqWitnessArgs {
-    /// Re-check every witness of FILE (the kept draw starts at rest and its shots pass it)
-    /// instead of searching; exit status 2 if any fails.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "templates", "per_template", "max_redraws"])]
-    pub verify: Option<PathBuf>,
-    /// Templates by hierarchy code or paper number, comma-separated (default: all 75).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Tasks 1..=N of each template.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=99_999))]
-    pub per_template: u32,
-    /// The generator's seed (0: the built-in tier).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Draws refused per task at most before it is left without a witness.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub max_redraws: u32,
-    /// CSV of witnesses (one row per task).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Markdown table per template: sound at the first draw, in the end, what was refused and why,
-    /// what the search cost (with --verify: of the verified file).
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// Save progress to FILE every few seconds.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
-    #[arg(long, requires = "checkpoint")]
-    pub resume: bool,
-}
-
-const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
-  rephyre phyq-eval --agent pig-shooter --setting broad --out pig.csv --summary pig.md --plot pig.svg
-  rephyre phyq-eval --agent random --setting local --attempts 10 --json --out random.csv
-  rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
-  rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
-  rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
-  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --train-only --checkpoint t.ckpt --resume
-  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --shard 2/8 --out part-2.json
-
-Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
-templates), all (every task given; levels imported without a template). Only test tasks are
-played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
-1-80 of every template; broad: the training templates) with the simulator and trains its network
-on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
-model file; at test time it shoots from the picture alone. With --checkpoint F the collection
-is saved to F.collect as each task finishes and the training to F.train every few seconds;
---resume goes on from them to the same model bytes. --train-only writes the model and stops; a
---shard run of the dqn evaluates the existing --model (train it first), and rephyre merge
-refuses parts of different models. --json prints one last line with pass_rate, per_scenario
-and, for broad, phyq_score (this project's random agent as the zero).";
-
-/// Phy-Q evaluation.
-#[derive(Debug, Args)]
-pub struct PhyqEvalArgs {
-    /// The agent (dqn: the learned agent, trained on the setting's training tasks first, or
-    /// read from --model).
-    #[arg(long, value_parser = ["random", "pig-shooter", "optimal", "dqn"])]
-    pub agent: String,
-    /// The generalization setting: local, broad or all.
-    #[arg(long, value_parser = ["local", "broad", "all"])]
-    pub setting: String,
-    /// Attempts per task (default: random 50, pig-shooter 5, optimal 1, as the paper).
-    #[arg(long, value_name = "N")]
-    pub attempts: Option<u32>,
-    /// Seed of the agents' random draws.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// CSV of per-task results; with --shard, the shard's part file.
-    #[arg(long, value_name = "FILE", required_unless_present = "train_only")]
-    pub out: Option<PathBuf>,
-    /// Markdown report: per scenario beside the paper's humans and agents, per template, the
-    /// Phy-Q score.
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    /// Print the figures as one JSON object on the last line.
-    #[arg(long)]
-    pub json: bool,
-    /// Report the attempts of a `phyq-server --record` file instead of running an agent
-    /// (--agent and --setting say whose they are: the paper's figures it stands beside).
-    #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]
-    pub from_record: Option<PathBuf>,
-    #[command(flatten)]
-    pub dqn: PhyqDqnArgs,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
-}
-
-/// The Phy-Q DQN's options of `phyq-eval` (with `--agent dqn` only).
-#[derive(Debug, Args)]
-pub struct PhyqDqnArgs {
-    /// The DQN's model file: read when it exists, else trained on the setting's training tasks
-    /// and written there (without it the model is trained and kept in memory).
-    #[arg(long, value_name = "FILE")]
-    pub model: Option<PathBuf>,
-    /// Seed of the DQN's initial weights, batches and exploration.
-    #[arg(long, default_value_t = 0)]
-    pub dqn_seed: u64,
-    /// Adam updates of 16 passing and 16 failing experiences.
-    #[arg(long, value_name = "N", default_value_t = 3000)]
-    pub dqn_updates: usize,
-    /// Learning rate.
-    #[arg(long, value_name = "LR", default_value_t = 1e-3)]
-    pub dqn_lr: f64,
-    /// Width of the network's two hidden layers.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub dqn_hidden: u32,
-    /// Attempts per training task while collecting experiences.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub dqn_episodes: u32,
-    /// Shots simulated per bird's decision while collecting experiences (1-50).
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub dqn_explore: u32,
-    /// Collect on every N-th training task only.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub dqn_stride: usize,
-    /// Train the DQN, write it to --model and stop (no evaluation; evaluate it afterwards,
-    /// e.g. in shards with --shard K/N --model FILE).
-    #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
-    pub train_only: bool,
 }
 
 /// Parse a tier name for clap.

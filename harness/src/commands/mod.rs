@@ -9,7 +9,7 @@ pub mod parity;
 pub mod phyq;
 pub mod phyq_eval;
 pub mod phyq_server;
-mod phyq_witness;
+pub mod phyq_witness;
 pub mod plot;
 pub mod random_curve;
 pub mod render;

@@ -2,7 +2,8 @@
 //! [`crate::task_ref`]): `simulate --shots` (through `phyq::game`), `render`, `tasks show`,
 //! `tasks list` and `tasks sheet` (through `phyq::picture` and `phyq::symbolic`).
 
-use crate::cli::{RenderArgs, SimulateArgs};
+use super::render::RenderArgs;
+use super::simulate::SimulateArgs;
 use anyhow::{bail, Result};
 use phyq::generator::template_of;
 use phyq::levelset::Entry;

@@ -7,13 +7,14 @@
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::{CheckpointArgs, PhyqEvalArgs};
+use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::PhyqDqn;
 use agents::dqn::{NoProgress, TrainProgress};
 use anyhow::bail;
 use anyhow::{Context, Result};
+use clap::Args;
 use phyq::levelset::{Entry, LevelSet};
 use phyq::playdata::SCENARIOS;
 use std::path::{Path, PathBuf};
@@ -377,4 +378,101 @@ fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     studies::phyq_eval::check_same_model(parts)?;
     let (job, states) = studies::phyq_eval::merge(&entries(ctx)?, read_parts(parts)?)?;
     report(&job, &states, o)
+}
+
+pub const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
+  rephyre phyq-eval --agent pig-shooter --setting broad --out pig.csv --summary pig.md --plot pig.svg
+  rephyre phyq-eval --agent random --setting local --attempts 10 --json --out random.csv
+  rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
+  rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
+  rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
+  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --train-only --checkpoint t.ckpt --resume
+  rephyre phyq-eval --agent dqn --setting broad --model dqn.model --shard 2/8 --out part-2.json
+  rephyre phyq-eval --from-record run.csv --agent pig-shooter --setting all --out eval.csv   (an agent's attempts through phyq-server)
+
+Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
+templates), all (every task given; levels imported without a template). Only test tasks are
+played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
+1-80 of every template; broad: the training templates) with the simulator and trains its network
+on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
+model file; at test time it shoots from the picture alone. With --checkpoint F the collection
+is saved to F.collect as each task finishes and the training to F.train every few seconds;
+--resume goes on from them to the same model bytes. --train-only writes the model and stops; a
+--shard run of the dqn evaluates the existing --model (train it first), and rephyre merge
+refuses parts of different models. --json prints one last line with pass_rate, per_scenario,
+per_template, paper_agreement (the Pig Shooter per template and the random agent per scenario
+beside the paper's: mean |diff|, Pearson, within 0.15) and, for broad, phyq_score (this
+project's random agent as the zero).";
+
+/// Phy-Q evaluation.
+#[derive(Debug, Args)]
+pub struct PhyqEvalArgs {
+    /// The agent (dqn: the learned agent, trained on the setting's training tasks first, or
+    /// read from --model).
+    #[arg(long, value_parser = ["random", "pig-shooter", "optimal", "dqn"])]
+    pub agent: String,
+    /// The generalization setting: local, broad or all.
+    #[arg(long, value_parser = ["local", "broad", "all"])]
+    pub setting: String,
+    /// Attempts per task (default: random 50, pig-shooter 5, optimal 1, as the paper).
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<u32>,
+    /// Seed of the agents' random draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV of per-task results; with --shard, the shard's part file.
+    #[arg(long, value_name = "FILE", required_unless_present = "train_only")]
+    pub out: Option<PathBuf>,
+    /// Markdown report: per scenario beside the paper's humans and agents, per template, the
+    /// Phy-Q score.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print the figures as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+    /// Report the attempts of a `phyq-server --record` file instead of running an agent
+    /// (--agent and --setting say whose they are: the paper's figures it stands beside).
+    #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]
+    pub from_record: Option<PathBuf>,
+    #[command(flatten)]
+    pub dqn: PhyqDqnArgs,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
+}
+
+/// The Phy-Q DQN's options of `phyq-eval` (with `--agent dqn` only).
+#[derive(Debug, Args)]
+pub struct PhyqDqnArgs {
+    /// The DQN's model file: read when it exists, else trained on the setting's training tasks
+    /// and written there (without it the model is trained and kept in memory).
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Seed of the DQN's initial weights, batches and exploration.
+    #[arg(long, default_value_t = 0)]
+    pub dqn_seed: u64,
+    /// Adam updates of 16 passing and 16 failing experiences.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub dqn_updates: usize,
+    /// Learning rate.
+    #[arg(long, value_name = "LR", default_value_t = 1e-3)]
+    pub dqn_lr: f64,
+    /// Width of the network's two hidden layers.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub dqn_hidden: u32,
+    /// Attempts per training task while collecting experiences.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub dqn_episodes: u32,
+    /// Shots simulated per bird's decision while collecting experiences (1-50).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub dqn_explore: u32,
+    /// Collect on every N-th training task only.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub dqn_stride: usize,
+    /// Train the DQN, write it to --model and stop (no evaluation; evaluate it afterwards,
+    /// e.g. in shards with --shard K/N --model FILE).
+    #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
+    pub train_only: bool,
 }

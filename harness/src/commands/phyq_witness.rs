@@ -1,11 +1,13 @@
 //! `rephyre phyq-witness`: [`studies::phyq_witness`] on the generator's tasks, writing the
 //! witness CSV and the per-template summary; `--verify` re-checks such a file.
 
-use crate::cli::{CheckpointArgs, PhyqWitnessArgs};
+use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use std::path::Path;
+use std::path::PathBuf;
 use studies::files::write_atomic;
 use studies::phyq_witness::{
     csv_text, parse, rows as rows_of, run as run_study, summary_markdown, verify, Params,
@@ -87,4 +89,50 @@ pub fn run(ctx: &Ctx, a: PhyqWitnessArgs) -> Result<()> {
         out.display()
     );
     Ok(())
+}
+
+pub const PHYQ_WITNESS_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre phyq-witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
+  rephyre phyq-witness --templates 1_2_6,3.5 --per-template 10 --out weak.csv
+  rephyre phyq-witness --verify phyq/data/witnesses.csv
+
+A task is sound when, run without a shot, nothing moves more than 10 cm and nothing breaks, and
+the search (shots aimed at the pigs and the objects near them, then a grid of angles; greedy
+bird by bird) passes it. A draw that is not sound is replaced by the generator's next valid draw
+(at most --max-redraws times); the built-in tier keeps the draw this file names. The shots
+column is what `rephyre simulate ID --shots` takes.";
+
+/// Arguments of `rephyre phyq-witness`.
+#[derive(Debug, Args)]
+pub struct PhyqWitnessArgs {
+    /// Re-check every witness of FILE (the kept draw starts at rest and its shots pass it)
+    /// instead of searching; exit status 2 if any fails.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "templates", "per_template", "max_redraws"])]
+    pub verify: Option<PathBuf>,
+    /// Templates by hierarchy code or paper number, comma-separated (default: all 75).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Tasks 1..=N of each template.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=99_999))]
+    pub per_template: u32,
+    /// The generator's seed (0: the built-in tier).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Draws refused per task at most before it is left without a witness.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub max_redraws: u32,
+    /// CSV of witnesses (one row per task).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Markdown table per template: sound at the first draw, in the end, what was refused and why,
+    /// what the search cost (with --verify: of the verified file).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Save progress to FILE every few seconds.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
 }

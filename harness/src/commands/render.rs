@@ -1,15 +1,18 @@
 //! `rephyre render ID [--action …] [--step N] --out FILE [--raw]`, and the drawing helpers the
 //! other commands share (observations, PNG, GIF), all through the raster crate.
 
-use crate::cli::RenderArgs;
+use crate::cli::parse_tier;
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
 use crate::task_ref::TaskRef;
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use engine::World;
 use raster::{Indexed, Observation};
 use std::path::Path;
+use std::path::PathBuf;
 use studies::files::write_atomic;
+use tasks::Tier;
 use tasks::{validate_action, Task, UserBall};
 
 /// Most steps `render --step` simulates (the length of a run).
@@ -110,4 +113,42 @@ pub fn gif_frames(frames: &[Observation], balls: &[UserBall], scale: usize) -> V
 /// Write an animated GIF atomically (encoded first, then [`write_atomic`]).
 pub fn write_gif(path: &Path, frames: &[Indexed]) -> Result<()> {
     write_atomic(path, &raster::picture::gif_bytes(frames, GIF_DELAY_CS)?)
+}
+
+pub const RENDER_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre render 00000:000 --out scene.png
+  rephyre render 00000:000 --action 0.5,0.5,0.3 --step 300 --out t300.png --scale 3
+  rephyre render 00000:000 --raw --out scene.bin
+  rephyre render phyq:1_1_4:00001 --out level.png
+
+--raw writes the 65,536 observation bytes (256 rows of 256, row 0 = bottom of the scene;
+values 0 background, 1 red, 2 green, 3 blue, 4 purple, 5 gray, 6 black).
+A Phy-Q id (phyq:L_C_K:NNNNN) draws the level's initial state as the game's 640 × 480 picture in
+its colour codes (docs/phyq-observations.md); --raw writes the 307,200 codes (row 0 = top);
+--action and --step need the Phy-Q simulation, which rephyre does not have yet.";
+
+#[derive(Debug, Args)]
+#[command(after_help = RENDER_EXAMPLES)]
+pub struct RenderArgs {
+    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
+    pub id: String,
+    /// Add the user balls of this action (comma-separated, as for `simulate`).
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub action: Option<String>,
+    /// Action tier (default: the task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Draw the state after this many steps (0 = initial scene, at most 1000).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub step: u32,
+    /// Write the raw observation bytes instead of a PNG.
+    #[arg(long)]
+    pub raw: bool,
+    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
+    /// Output file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }

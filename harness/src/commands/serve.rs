@@ -3,10 +3,11 @@
 //! served over HTTP. Only the embedded files are served, by exact path; nothing on disk is
 //! read. Bound to localhost unless `--host` says otherwise.
 
-use crate::cli::ServeArgs;
 use anyhow::{anyhow, bail, Result};
+use clap::Args;
 use std::io::Read;
 use std::path::Path;
+use std::path::PathBuf;
 
 /// One embedded file of the player.
 pub struct File {
@@ -137,4 +138,33 @@ mod tests {
         assert!(file("/player.js").is_some());
         assert!(file("/../Cargo.toml").is_none() && file("/nothing").is_none());
     }
+}
+
+pub const SERVE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre serve --open              # http://127.0.0.1:8000/ in the default browser
+  rephyre serve --port 0            # any free port (the URL is printed)
+  rephyre serve --host 0.0.0.0      # reachable from other machines (no authentication!)
+
+LINKS:
+  /?task=00012:034&action=0.5,0.4,0.3        a PHYRE task with an action placed
+  /?task=00105:010&tier=two_balls&action=…   six numbers for two balls
+  /?task=phyq:1_1_4:00001&shots=-17.28,-5.98,0   a Phy-Q task with shots (x,y,tap;…)";
+
+/// `rephyre serve`'s options.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0: any free one).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Address to listen on (the default is this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the player in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Serve the page's own files (HTML, JavaScript, CSS) from this folder where it has them
+    /// (e.g. web/www, while working on the page), the embedded wasm and the rest as built.
+    #[arg(long, value_name = "DIR")]
+    pub www: Option<PathBuf>,
 }

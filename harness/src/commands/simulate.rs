@@ -1,13 +1,16 @@
 //! `rephyre simulate ID --action …`: one action on one task.
 
 use super::render;
-use crate::cli::SimulateArgs;
+use crate::cli::parse_tier;
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
 use crate::task_ref::TaskRef;
 use anyhow::{Context, Result};
+use clap::Args;
 use serde::Serialize;
 use std::io::Write;
+use std::path::PathBuf;
+use tasks::Tier;
 use tasks::{simulate_observed, validate_action, SimOptions, Status};
 
 /// What `simulate` reports (also its `--json` form).
@@ -132,4 +135,47 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+pub const SIMULATE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre simulate 00000:000 --action 0.5,0.5,0.3
+  rephyre simulate 00100:005 --action 0.2,0.8,0.1,0.7,0.8,0.1 --json
+  rephyre simulate 00000:000 --action 0.5,0.5,0.3 --gif run.gif --scale 2
+
+The action is x,y,r per ball in [0, 1]: x = 255·a0, y = 255·a1, r = 2 + 30·a2 px.
+Status is SOLVED, NOT_SOLVED or INVALID (with the reason; an invalid action is not simulated).";
+
+#[derive(Debug, Args)]
+#[command(after_help = SIMULATE_EXAMPLES)]
+pub struct SimulateArgs {
+    /// Task id: TTTTT:III (PHYRE) or phyq:L_C_K:NNNNN (Phy-Q).
+    pub id: String,
+    /// PHYRE: comma-separated action, 3 numbers (ball tier) or 6 (two_balls).
+    #[arg(
+        long,
+        value_name = "A",
+        allow_hyphen_values = true,
+        required_unless_present = "shots",
+        conflicts_with = "shots"
+    )]
+    pub action: Option<String>,
+    /// Phy-Q: shots "x,y,tap;x,y,tap…", one per bird: the release point from the bird's rest
+    /// point on the slingshot in pixels of the level's 640×480 picture (y up; the drag is
+    /// clamped at 1 m), and the tap time in seconds after the launch (0: no tap).
+    #[arg(long, value_name = "SHOTS", allow_hyphen_values = true)]
+    pub shots: Option<String>,
+    /// Action tier (default: the task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Write an animated GIF of the run (the state after steps 1, 61, 121, … and the last
+    /// step; the action's balls outlined where they started).
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

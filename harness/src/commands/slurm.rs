@@ -2,9 +2,10 @@
 //! submit them with `sbatch` (the merge with `--dependency=afterok` on the array). The scripts
 //! are plain sbatch scripts; `--dry-run` prints them instead.
 
+use super::phyq_eval::PhyqEvalArgs;
 use super::sharded::by_slurm_name;
 use super::sharded_study::ShardedStudy;
-use crate::cli::{Command, PhyqEvalArgs, SlurmArgs};
+use crate::cli::{Command, SlurmArgs};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
