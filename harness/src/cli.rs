@@ -4,7 +4,6 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use studies::shard::Shard;
-use studies::solvability::Request;
 use tasks::Tier;
 
 const MAIN_EXAMPLES: &str = "\
@@ -52,15 +51,15 @@ pub enum Command {
     /// Draw a task's scene (optionally with an action, after some steps) as PNG or raw bytes.
     Render(crate::commands::render::RenderArgs),
     /// Decide per task whether random actions solve it (SPEC §8), with a CSV and a summary.
-    Solvability(SolvabilityArgs),
+    Solvability(crate::commands::solvability::SolvabilityArgs),
     /// Histogram of how many tasks of a template one random action solves (SPEC §8).
     Diversity(DiversityArgs),
     /// Share of tasks a random agent solves versus the number of attempts (PHYRE paper, Fig. 2a).
     RandomCurve(RandomCurveArgs),
     /// The harness's own speed benchmark (random actions), beside the original's figures.
-    Bench(BenchArgs),
+    Bench(crate::commands::bench::BenchArgs),
     /// Compare rephyre's outcomes with the original PHYRE's on the reference actions.
-    Parity(ParityArgs),
+    Parity(crate::commands::parity::ParityArgs),
     /// Evaluate agents (RAND, MEM, MEM-O, OPTIMAL, DQN, DQN-O) on setups and folds: AUCCESS, success@10.
     #[command(after_help = EVAL_EXAMPLES)]
     Eval(Box<EvalArgs>),
@@ -68,11 +67,11 @@ pub enum Command {
     #[command(after_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
     /// Determinism audit against the committed golden hashes (or write a new golden).
-    #[command(after_help = AUDIT_EXAMPLES)]
-    Audit(AuditArgs),
+    #[command(after_help = crate::commands::audit::AUDIT_EXAMPLES)]
+    Audit(crate::commands::audit::AuditArgs),
     /// Find one stable solution per task (a proof that it is solvable), or re-check a file of them.
-    #[command(after_help = WITNESS_EXAMPLES)]
-    Witness(WitnessArgs),
+    #[command(after_help = crate::commands::witness::WITNESS_EXAMPLES)]
+    Witness(crate::commands::witness::WitnessArgs),
     /// Make every Phy-Q task sound: at rest, and shots that pass it (redrawn when not), or
     /// re-check a file of them.
     #[command(name = "phyq-witness", after_help = crate::commands::phyq_witness::PHYQ_WITNESS_EXAMPLES)]
@@ -83,12 +82,12 @@ pub enum Command {
     PhyqEval(crate::commands::phyq_eval::PhyqEvalArgs),
     /// Combine the part files of a sharded run (`--shard K/N`) into the single run's report, or
     /// `eval --checkpoint` files of runs made apart into one checkpoint.
-    #[command(after_help = MERGE_EXAMPLES)]
-    Merge(MergeArgs),
+    #[command(after_help = crate::commands::merge::MERGE_EXAMPLES)]
+    Merge(crate::commands::merge::MergeArgs),
     /// Run a study sharded on a Slurm cluster: submit a job array of its shards and a merge job
     /// that runs after them.
-    #[command(after_help = SLURM_EXAMPLES)]
-    Slurm(SlurmArgs),
+    #[command(after_help = crate::commands::slurm::SLURM_EXAMPLES)]
+    Slurm(crate::commands::slurm::SlurmArgs),
     /// Serve the web player: every task playable in a browser, with the command line's bits.
     #[command(after_help = crate::commands::serve::SERVE_EXAMPLES)]
     Serve(crate::commands::serve::ServeArgs),
@@ -96,106 +95,6 @@ pub enum Command {
     /// game play rephyre unchanged.
     #[command(name = "phyq-server", after_help = crate::commands::phyq_server::EXAMPLES)]
     PhyqServer(crate::commands::phyq_server::PhyqServerArgs),
-}
-
-const SLURM_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre slurm solvability --shards 64 --partition cpu --time 4:00:00 --cpus-per-task 8 \\
-      --out runs/ball -- --tier ball
-  rephyre slurm diversity --shards 200 --cpus-per-task 16 --account myproj --out runs/div \\
-      -- --tier ball --samples 1000000
-  rephyre slurm solvability --shards 4 --out runs/t --dry-run -- --tier ball --templates 0-4
-
-Writes DIR/array.sbatch (one array task per shard: `rephyre COMMAND ARGS --shard K/N`, its part in
-DIR/parts/, its checkpoint in DIR/checkpoints/, resumed when Slurm requeues or restarts the task)
-and DIR/merge.sbatch (`rephyre merge`, submitted with --dependency=afterok on the array), and
-submits both with sbatch. The report lands in DIR: COMMAND.csv, and solvability.md or
-diversity.svg. DIR must be on a filesystem every node sees; the rephyre binary too (--rephyre).
---dry-run prints the two scripts and submits nothing.";
-
-/// Arguments of `rephyre slurm`.
-#[derive(Debug, Args)]
-pub struct SlurmArgs {
-    /// The study to run.
-    // Its possible values are the sharded studies' list (`commands::sharded::STUDIES`), set by
-    // `commands::sharded::cli_command`.
-    #[arg(value_name = "STUDY", index = 1)]
-    pub study: String,
-    /// Number of shards (array tasks).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub shards: u32,
-    /// Working folder (shared by every node): scripts, parts, checkpoints, logs and the report.
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-    /// Slurm partition (sbatch --partition).
-    #[arg(long)]
-    pub partition: Option<String>,
-    /// Time limit of each array task (sbatch --time, e.g. 2:00:00).
-    #[arg(long, value_name = "TIME")]
-    pub time: Option<String>,
-    /// CPUs per array task (sbatch --cpus-per-task); the shard uses as many threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub cpus_per_task: u32,
-    /// Account to charge (sbatch --account).
-    #[arg(long)]
-    pub account: Option<String>,
-    /// Memory per array task (sbatch --mem, e.g. 2G).
-    #[arg(long)]
-    pub mem: Option<String>,
-    /// Most array tasks running at once (the array's %M).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_running: Option<u32>,
-    /// Any other sbatch option for both jobs, e.g. --sbatch-option=--qos=long (repeatable).
-    #[arg(long, value_name = "OPTION", allow_hyphen_values = true)]
-    pub sbatch_option: Vec<String>,
-    /// The rephyre binary the jobs run (default: this one).
-    #[arg(long, value_name = "PATH")]
-    pub rephyre: Option<PathBuf>,
-    /// Print the job scripts and the sbatch commands; write and submit nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// The study's own arguments, after `--` (not --out, --summary, --plot, --shard,
-    /// --checkpoint or --resume: rephyre slurm sets those).
-    #[arg(last = true, value_name = "ARGS", index = 2)]
-    pub args: Vec<String>,
-}
-
-const MERGE_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre solvability --tier ball --shard 1/2 --out part-1.json
-  rephyre solvability --tier ball --shard 2/2 --out part-2.json
-  rephyre merge part-1.json part-2.json --out ball.csv --summary ball.md
-  rephyre merge parts/*.json --out diversity.csv --plot diversity.svg
-  rephyre merge fold-*.ckpt --out all.ckpt    # eval --checkpoint files, one per fold
-
-The report is byte for byte the one the same command gives without --shard, whatever the number
-of shards. Parts of different runs (command, arguments, tasks, rephyre version), a missing part
-and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.
-
-Eval checkpoints (each `rephyre eval ... --checkpoint FILE` of one evaluation: the same action
-set, seed, split and tasks, any agents, setups and folds) merge into one checkpoint; `rephyre eval
-... --checkpoint all.ckpt --resume` then reports every (agent, setup, fold) it holds without
-running it again.";
-
-/// Arguments of `rephyre merge`.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// The part files (what each shard wrote with --out), or eval checkpoints, in any order.
-    #[arg(required = true, value_name = "PART")]
-    pub parts: Vec<PathBuf>,
-    /// The report (the CSV of the command the shards ran; parity: its Markdown report; eval
-    /// checkpoints: the merged checkpoint).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// Markdown summary (solvability, witness, phyq-eval).
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// SVG plot (diversity, random-curve, phyq-eval).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    /// Print the summary as one JSON object (parity, phyq-eval).
-    #[arg(long)]
-    pub json: bool,
 }
 
 const EVAL_EXAMPLES: &str = "\
@@ -224,15 +123,6 @@ EXAMPLES:
 
 Pairs folds by (setup, fold); scipy's wilcoxon(zero_method='wilcox', correction=False,
 alternative='greater') on the per-fold AUCCESS; significant when p < 0.01.";
-
-const AUDIT_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre audit                              # all 5,000 tasks x 2 actions and 750 Phy-Q levels vs tests/golden/audit-full.txt
-  rephyre audit --subset ci                  # 502 runs and 75 Phy-Q levels vs tests/golden/audit-ci.txt
-  rephyre audit --write-golden mine.txt      # record this build's results
-  rephyre audit --golden mine.txt            # compare with them (e.g. on another machine)
-  rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms
-  rephyre audit --trace phyq:1_2_4:00001     # per-step hashes of one audited Phy-Q level, with their shot";
 
 /// Arguments of `rephyre eval`. `-h`/`--help` shows the common options; `--help-all` adds the
 /// DQN's tuning and network-shape options.
@@ -458,15 +348,6 @@ impl SetupChoice {
     }
 }
 
-/// `audit --subset`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AuditSubset {
-    /// 502 runs and 75 Phy-Q levels (CI).
-    Ci,
-    /// 10,000 runs over all tasks and 750 Phy-Q levels.
-    Full,
-}
-
 /// `eval --split`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SplitChoice {
@@ -480,30 +361,6 @@ pub enum SplitChoice {
 pub enum LearnFromChoice {
     Train,
     TrainDev,
-}
-
-/// Arguments of `rephyre audit`.
-#[derive(Debug, Args)]
-pub struct AuditArgs {
-    /// ci (502 runs, 75 Phy-Q levels) or full (10,000 runs over all tasks, 750 Phy-Q levels).
-    #[arg(long, value_enum, default_value_t = AuditSubset::Full)]
-    pub subset: AuditSubset,
-    /// Valid actions per task (needs --golden or --write-golden).
-    #[arg(long, value_name = "N")]
-    pub actions_per_task: Option<u32>,
-    /// Write this build's results as a golden file.
-    #[arg(long, value_name = "FILE")]
-    pub write_golden: Option<PathBuf>,
-    /// Compare with this golden file (default: the committed one).
-    #[arg(long, value_name = "FILE")]
-    pub golden: Option<PathBuf>,
-    /// Print per-phase hashes of one run: TASK_ID:ACTION_INDEX; or per-step hashes of one
-    /// audited Phy-Q level: phyq:L_C_K:NNNNN.
-    #[arg(long, value_name = "RUN")]
-    pub trace: Option<String>,
-    /// Steps to trace.
-    #[arg(long, default_value_t = 1000)]
-    pub steps: u32,
 }
 
 const TASKS_LIST_EXAMPLES: &str = "\
@@ -622,67 +479,6 @@ EXAMPLES:
   rephyre tasks sheet --tier phyq --per-template 1 --columns 8 --out phyq.png
   rephyre tasks sheet --tier phyq --templates 1.1,2_1_3 --per-template 4 --shrink 1 --out t.png";
 
-const SOLVABILITY_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre solvability --tier ball --out ball.csv --summary ball.md --checkpoint ball.ckpt
-  rephyre solvability --tier ball --out ball.csv --checkpoint ball.ckpt --resume
-  rephyre solvability --tier two_balls --templates 00100,00105-00107 --tasks-per-template 5 --out t.csv
-  rephyre solvability --tier ball --templates 0-4 --min-valid 200 --max-valid 2000 --out quick.csv
-
-Per task, random actions (rephyre's counter-based RNG: seed, task id, index) are drawn in batches
-of --batch valid actions, like the original's: a draw whose balls leave the scene (or, two balls,
-come closer than 1 px) is redrawn and is not an attempt. A solution is stable when each of its 8
-half-pixel neighbours is solved or invalid. After each batch the binomial tests of SPEC §8 are
-evaluated; a task stops when it has at least --min-valid valid actions and the stable-solution
-decision is made (SOLVABLE needs at least --min-solutions stable solutions), or at --max-valid.
-Flags: GOOD/BAD (any solution: solvable/unsolvable), GOOD_STABLE/BAD_STABLE (stable solutions),
-TRIVIAL (stable solutions / all attempts, occluded ones included, >= 0.1), UNDECIDED (none of these).
-The CSV is byte-identical for any --threads and after --resume.";
-
-#[derive(Debug, Args)]
-#[command(after_help = SOLVABILITY_EXAMPLES)]
-pub struct SolvabilityArgs {
-    /// Action tier; also selects the default templates (that tier's tasks).
-    #[arg(long, value_parser = parse_tier)]
-    pub tier: Tier,
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00010-00012 (default: all of the tier).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
-    /// Null solution rate (default 1e-5 for ball, 1e-6 for two_balls).
-    #[arg(long)]
-    pub p0: Option<f64>,
-    /// Significance level of both tests.
-    #[arg(long, default_value_t = Request::DEFAULT_ALPHA)]
-    pub alpha: f64,
-    /// Valid actions to try before a task may stop.
-    #[arg(long, default_value_t = Request::DEFAULT_MIN_VALID)]
-    pub min_valid: u64,
-    /// Stable solutions needed to call a task solvable.
-    #[arg(long, default_value_t = Request::DEFAULT_MIN_SOLUTIONS)]
-    pub min_solutions: u64,
-    /// Most valid actions per task (default 2/p0: 200000 for ball, 2000000 for two_balls,
-    /// enough to decide unsolvable with no solution).
-    #[arg(long, value_name = "N")]
-    pub max_valid: Option<u64>,
-    /// Valid actions per batch (the tests are evaluated after each batch).
-    #[arg(long, default_value_t = Request::DEFAULT_BATCH)]
-    pub batch: u64,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// CSV report (one row per task).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// Markdown summary per template.
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
-}
-
 /// Checkpoint options shared by the long-running commands.
 #[derive(Debug, Args)]
 pub struct CheckpointArgs {
@@ -791,122 +587,6 @@ pub struct RandomCurveArgs {
     pub attempts: u32,
     #[command(flatten)]
     pub study: SampledStudyArgs,
-}
-
-const BENCH_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre bench
-  rephyre bench --threads 1
-  rephyre bench --tier two_balls --tasks-per-template 4 --actions 500
-  rephyre --threads 1 bench --reference pairs-ball.csv --json
-
-Times are CPU time per call (each worker thread's own CPU clock), comparable with the original's
-per-call CPU figures of SPEC §9 whatever else runs on the machine; wall-clock throughput is
-printed too.";
-
-#[derive(Debug, Args)]
-#[command(after_help = BENCH_EXAMPLES)]
-pub struct BenchArgs {
-    /// Action tier; the tasks are the first tasks of each of that tier's templates.
-    #[arg(long, value_parser = parse_tier, default_value = "ball")]
-    pub tier: Tier,
-    /// Tasks per template.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: u32,
-    /// Random actions (calls) per task.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    pub actions: u32,
-    /// Run exactly the rows of this outcomes-A-format table (task_id,tier,kind,index,action,status)
-    /// instead of random actions: every row, in order, each call timed (validation included),
-    /// and its status compared with the file's (e.g. the original's timing rows).
-    #[arg(long, value_name = "FILE")]
-    pub reference: Option<PathBuf>,
-    /// Run each simulation only as far as its status needs (the status-only path the report
-    /// commands use) instead of the full run that `simulate` and the audits do; like the report
-    /// commands, a task's actions (with --reference: consecutive rows of one task) then share
-    /// its scene, stepped once and recorded (the same outcomes bit for bit).
-    #[arg(long)]
-    pub status_only: bool,
-    /// Print the figures as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
-
-const PARITY_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre parity
-  rephyre parity --out parity.md --random-per-task 100
-  rephyre parity --random-per-task 100 --random-per-task-2b 400 --out p.md --checkpoint p.ckpt --resume
-  rephyre parity --reference outcomes-A.csv --json";
-
-#[derive(Debug, Args)]
-#[command(after_help = PARITY_EXAMPLES)]
-pub struct ParityArgs {
-    /// Reference outcomes (outcomes-A.csv format; default: the copy built into rephyre).
-    #[arg(long, value_name = "FILE")]
-    pub reference: Option<PathBuf>,
-    /// Markdown report.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Print the summary as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-    /// Random actions per task for rephyre's own per-template solve and invalid rates.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub random_per_task: u32,
-    /// The same for PHYRE-2B tasks (default: --random-per-task). Their solve rates are 10 to 100
-    /// times lower, so a sample that settles the ball tier leaves them undetermined.
-    #[arg(long, value_name = "N")]
-    pub random_per_task_2b: Option<u32>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
-}
-
-const WITNESS_EXAMPLES: &str = "\
-EXAMPLES:
-  rephyre witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
-  rephyre witness --templates 00100-00104 --tier ball --no-seeds --out single-ball.csv
-  rephyre witness --retry witnesses.csv --budget 50000 --no-seeds --seed 1 --out witnesses.csv
-  rephyre witness --verify tasks/data/witnesses.csv";
-
-#[derive(Debug, Args)]
-#[command(after_help = WITNESS_EXAMPLES)]
-pub struct WitnessArgs {
-    /// Re-check every witness of FILE (valid, solved, all 8 half-pixel neighbours solved or
-    /// invalid) instead of searching; exit status 2 if any fails.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "summary", "budget", "no_seeds", "retry"])]
-    pub verify: Option<PathBuf>,
-    /// Search again only the tasks of FILE (a witness CSV) that have no witness and spent less
-    /// than the budget, keeping its other rows, and write the merged file to --out (e.g. with a
-    /// larger --budget). The witnesses of a task's template in FILE become extra seeds.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["tier", "templates", "tasks_per_template"])]
-    pub retry: Option<PathBuf>,
-    /// Action tier (default: each task's own tier).
-    #[arg(long, value_parser = parse_tier)]
-    pub tier: Option<Tier>,
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00100-00102 (default: every template).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
-    /// Most simulations per task (default 4000 for ball actions, 12000 for two_balls).
-    #[arg(long, value_name = "N")]
-    pub budget: Option<u64>,
-    /// Do not seed the search with the original PHYRE's stored solutions.
-    #[arg(long)]
-    pub no_seeds: bool,
-    /// Random seed of the search.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// CSV of witnesses (one row per task).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Markdown summary per template, with the tasks left without a witness.
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
 }
 
 /// Parse a tier name for clap.

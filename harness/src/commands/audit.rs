@@ -3,12 +3,13 @@
 //! golden; `--trace` prints per-phase hashes of one run to bisect a divergence (for a Phy-Q
 //! level, `--trace phyq:L_C_K:NNNNN`, per-step state hashes with the shot they belong to).
 
-use crate::cli::{AuditArgs, AuditSubset};
 use crate::context::Ctx;
 use anyhow::{bail, Context, Result};
 use audit::{AuditPlan, Golden, PhyqRecord, RunRecord};
+use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
 use studies::files::{check_writable, write_atomic};
 
@@ -134,4 +135,46 @@ fn trace(set: &tasks::TaskSet, spec: &str, steps: u32) -> Result<()> {
     let text = audit::trace_text(&audit::trace(task, &valid, steps.min(tasks::MAX_STEPS)));
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
+}
+
+pub const AUDIT_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre audit                              # all 5,000 tasks x 2 actions and 750 Phy-Q levels vs tests/golden/audit-full.txt
+  rephyre audit --subset ci                  # 502 runs and 75 Phy-Q levels vs tests/golden/audit-ci.txt
+  rephyre audit --write-golden mine.txt      # record this build's results
+  rephyre audit --golden mine.txt            # compare with them (e.g. on another machine)
+  rephyre audit --trace 00012:092:0          # per-phase hashes of one run, to diff two platforms
+  rephyre audit --trace phyq:1_2_4:00001     # per-step hashes of one audited Phy-Q level, with their shot";
+
+/// Arguments of `rephyre audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// ci (502 runs, 75 Phy-Q levels) or full (10,000 runs over all tasks, 750 Phy-Q levels).
+    #[arg(long, value_enum, default_value_t = AuditSubset::Full)]
+    pub subset: AuditSubset,
+    /// Valid actions per task (needs --golden or --write-golden).
+    #[arg(long, value_name = "N")]
+    pub actions_per_task: Option<u32>,
+    /// Write this build's results as a golden file.
+    #[arg(long, value_name = "FILE")]
+    pub write_golden: Option<PathBuf>,
+    /// Compare with this golden file (default: the committed one).
+    #[arg(long, value_name = "FILE")]
+    pub golden: Option<PathBuf>,
+    /// Print per-phase hashes of one run: TASK_ID:ACTION_INDEX; or per-step hashes of one
+    /// audited Phy-Q level: phyq:L_C_K:NNNNN.
+    #[arg(long, value_name = "RUN")]
+    pub trace: Option<String>,
+    /// Steps to trace.
+    #[arg(long, default_value_t = 1000)]
+    pub steps: u32,
+}
+
+/// `audit --subset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AuditSubset {
+    /// 502 runs and 75 Phy-Q levels (CI).
+    Ci,
+    /// 10,000 runs over all tasks and 750 Phy-Q levels.
+    Full,
 }

@@ -5,10 +5,11 @@
 
 use super::sharded::{by_part_command, check_outputs as check_study_outputs};
 use super::sharded_study::MergeOutputs;
-use crate::cli::MergeArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};
+use clap::Args;
+use std::path::PathBuf;
 use studies::shard::read_header;
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
@@ -62,4 +63,42 @@ fn eval_checkpoints(a: &MergeArgs) -> Result<()> {
         a.out.display()
     );
     Ok(())
+}
+
+pub const MERGE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre solvability --tier ball --shard 1/2 --out part-1.json
+  rephyre solvability --tier ball --shard 2/2 --out part-2.json
+  rephyre merge part-1.json part-2.json --out ball.csv --summary ball.md
+  rephyre merge parts/*.json --out diversity.csv --plot diversity.svg
+  rephyre merge fold-*.ckpt --out all.ckpt    # eval --checkpoint files, one per fold
+
+The report is byte for byte the one the same command gives without --shard, whatever the number
+of shards. Parts of different runs (command, arguments, tasks, rephyre version), a missing part
+and a part given twice are refused, naming the file. Pass the shards' --tasks FILE if they had one.
+
+Eval checkpoints (each `rephyre eval ... --checkpoint FILE` of one evaluation: the same action
+set, seed, split and tasks, any agents, setups and folds) merge into one checkpoint; `rephyre eval
+... --checkpoint all.ckpt --resume` then reports every (agent, setup, fold) it holds without
+running it again.";
+
+/// Arguments of `rephyre merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The part files (what each shard wrote with --out), or eval checkpoints, in any order.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// The report (the CSV of the command the shards ran; parity: its Markdown report; eval
+    /// checkpoints: the merged checkpoint).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Markdown summary (solvability, witness, phyq-eval).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG plot (diversity, random-curve, phyq-eval).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print the summary as one JSON object (parity, phyq-eval).
+    #[arg(long)]
+    pub json: bool,
 }

@@ -2,11 +2,13 @@
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::ParityArgs;
+use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use std::path::Path;
+use std::path::PathBuf;
 use studies::files::write_atomic;
 use studies::parity::{Params, ParityReport, ReferenceSource};
 
@@ -95,4 +97,34 @@ fn merge(ctx: &Ctx, parts: &[std::path::PathBuf], o: &MergeOutputs) -> Result<()
     let parts = studies::shard::read_parts(parts)?;
     let report = studies::parity::merge(ctx.task_set()?, parts)?;
     write_report(&report, Some(o.out), o.json)
+}
+
+pub const PARITY_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre parity
+  rephyre parity --out parity.md --random-per-task 100
+  rephyre parity --random-per-task 100 --random-per-task-2b 400 --out p.md --checkpoint p.ckpt --resume
+  rephyre parity --reference outcomes-A.csv --json";
+
+#[derive(Debug, Args)]
+#[command(after_help = PARITY_EXAMPLES)]
+pub struct ParityArgs {
+    /// Reference outcomes (outcomes-A.csv format; default: the copy built into rephyre).
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<PathBuf>,
+    /// Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Random actions per task for rephyre's own per-template solve and invalid rates.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub random_per_task: u32,
+    /// The same for PHYRE-2B tasks (default: --random-per-task). Their solve rates are 10 to 100
+    /// times lower, so a sample that settles the ball tier leaves them undetermined.
+    #[arg(long, value_name = "N")]
+    pub random_per_task_2b: Option<u32>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }

@@ -3,16 +3,19 @@
 //! such a file.
 
 use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::WitnessArgs;
+use crate::cli::parse_tier;
+use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::witness::{
     csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
     summary_markdown, verify_rows, Job, Params, WitnessState,
 };
+use tasks::Tier;
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<()> {
     let text =
@@ -139,4 +142,51 @@ fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;
     let (job, states) = studies::witness::merge(ctx.task_set()?, parts)?;
     write_report(&job, &states, o.out, o.summary)
+}
+
+pub const WITNESS_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre witness --out witnesses.csv --summary witnesses.md --checkpoint w.ckpt
+  rephyre witness --templates 00100-00104 --tier ball --no-seeds --out single-ball.csv
+  rephyre witness --retry witnesses.csv --budget 50000 --no-seeds --seed 1 --out witnesses.csv
+  rephyre witness --verify tasks/data/witnesses.csv";
+
+#[derive(Debug, Args)]
+#[command(after_help = WITNESS_EXAMPLES)]
+pub struct WitnessArgs {
+    /// Re-check every witness of FILE (valid, solved, all 8 half-pixel neighbours solved or
+    /// invalid) instead of searching; exit status 2 if any fails.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "summary", "budget", "no_seeds", "retry"])]
+    pub verify: Option<PathBuf>,
+    /// Search again only the tasks of FILE (a witness CSV) that have no witness and spent less
+    /// than the budget, keeping its other rows, and write the merged file to --out (e.g. with a
+    /// larger --budget). The witnesses of a task's template in FILE become extra seeds.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tier", "templates", "tasks_per_template"])]
+    pub retry: Option<PathBuf>,
+    /// Action tier (default: each task's own tier).
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Option<Tier>,
+    /// Templates, e.g. 00000,00001 or ranges 0-4,00100-00102 (default: every template).
+    #[arg(long, value_name = "LIST")]
+    pub templates: Option<String>,
+    /// Only the first N tasks (by id) of each template.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub tasks_per_template: Option<u32>,
+    /// Most simulations per task (default 4000 for ball actions, 12000 for two_balls).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<u64>,
+    /// Do not seed the search with the original PHYRE's stored solutions.
+    #[arg(long)]
+    pub no_seeds: bool,
+    /// Random seed of the search.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CSV of witnesses (one row per task).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Markdown summary per template, with the tasks left without a witness.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub ckpt: CheckpointArgs,
 }
