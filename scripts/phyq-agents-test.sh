@@ -5,7 +5,8 @@
 #   2. the original SymbolicStateReader with Utils/model classifying every object of the first task
 #      of each of the 75 templates as its true kind, and the SymbolicStateDevReader (labels);
 #   3. the original PigShooter through SBEnvironmentWrapper on a few levels, every one played to its
-#      end and in the server's record (pigshooter; on port 2004, where the framework connects).
+#      end and in the server's record (pigshooter; on port 2004, where the framework connects),
+#      and that record reported by phyq-eval --from-record.
 # Fails, never skips, when it cannot run: no framework folder, no Python 3, no packages, a port taken.
 #
 #   scripts/phyq-agents-test.sh                # REPHYRE=path/to/rephyre (default target/tests/rephyre)
@@ -65,4 +66,11 @@ check 2004 pigshooter --levels 6 --agents 2
 rows=$(($(wc -l <"$WORK/record.csv") - 1))
 [ "$rows" -ge 6 ] || { echo "the record has $rows rows, expected a row per level (6)" >&2; exit 1; }
 echo "record: $rows finished attempts"
+# The record as phyq-eval's report: the six levels, each with its attempt.
+json=$("$REPHYRE" phyq-eval --from-record "$WORK/record.csv" --agent pig-shooter --setting all \
+  --out "$WORK/eval.csv" --json | tail -n 1)
+case $json in
+  *'"tasks":6'*) echo "phyq-eval --from-record: $json" ;;
+  *) echo "phyq-eval --from-record did not report the 6 levels: $json" >&2; exit 1 ;;
+esac
 echo "phyq-agents: all checks passed"
