@@ -48,8 +48,8 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         return from_record(record, &a);
     }
     let params = Params::new(
-        AgentName::parse(&a.agent)?,
-        Setting::parse(&a.setting)?,
+        a.agent,
+        a.setting,
         a.attempts,
         a.seed,
     )?;
@@ -294,8 +294,8 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
     let rows = rows_from_attempts(&attempts);
     let most = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
     let params = Params::new(
-        AgentName::parse(&a.agent)?,
-        Setting::parse(&a.setting)?,
+        a.agent,
+        a.setting,
         Some(most.min(studies::phyq_eval::MAX_ATTEMPTS)),
         a.seed,
     )?;
@@ -407,13 +407,13 @@ project's random agent as the zero).";
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]
 pub struct PhyqEvalArgs {
-    /// The agent (dqn: the learned agent, trained on the setting's training tasks first, or
-    /// read from --model).
-    #[arg(long, value_parser = ["random", "pig-shooter", "optimal", "dqn"])]
-    pub agent: String,
+    /// The agent: random, pig-shooter, optimal or dqn (the learned agent, trained on the
+    /// setting's training tasks first, or read from --model).
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: AgentName,
     /// The generalization setting: local, broad or all.
-    #[arg(long, value_parser = ["local", "broad", "all"])]
-    pub setting: String,
+    #[arg(long, value_parser = parse_setting)]
+    pub setting: Setting,
     /// Attempts per task (default: random 50, pig-shooter 5, optimal 1, as the paper).
     #[arg(long, value_name = "N")]
     pub attempts: Option<u32>,
@@ -475,4 +475,14 @@ pub struct PhyqDqnArgs {
     /// e.g. in shards with --shard K/N --model FILE).
     #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
     pub train_only: bool,
+}
+
+/// `--agent`'s value, parsed once into the study's type.
+fn parse_agent(text: &str) -> Result<AgentName, String> {
+    AgentName::parse(text).map_err(|e| e.to_string())
+}
+
+/// `--setting`'s value, parsed once into the study's type.
+fn parse_setting(text: &str) -> Result<Setting, String> {
+    Setting::parse(text).map_err(|e| e.to_string())
 }

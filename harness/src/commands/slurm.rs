@@ -108,7 +108,7 @@ impl Plan {
         };
         let mut study_args = a.args.clone();
         if let Command::PhyqEval(p) = &probed.command {
-            if p.agent == "dqn" {
+            if p.agent == studies::phyq_eval::AgentName::Dqn {
                 dqn_model(&mut study_args, p)?;
             }
         }
@@ -261,7 +261,7 @@ impl Plan {
 fn dqn_model(args: &mut [String], p: &PhyqEvalArgs) -> Result<()> {
     let params = studies::phyq_eval::Params::new(
         studies::phyq_eval::AgentName::Dqn,
-        studies::phyq_eval::Setting::parse(&p.setting)?,
+        p.setting,
         p.attempts,
         p.seed,
     )?;
