@@ -47,12 +47,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     if let Some(record) = &a.from_record {
         return from_record(record, &a);
     }
-    let params = Params::new(
-        a.agent,
-        a.setting,
-        a.attempts,
-        a.seed,
-    )?;
+    let params = Params::new(a.agent, a.setting, a.attempts, a.seed)?;
     if params.agent != AgentName::Dqn {
         if a.dqn.train_only {
             bail!("--train-only is for --agent dqn");
