@@ -90,6 +90,8 @@ pub struct PlayState {
     pub step: u32,
     pub pigs_left: u32,
     pub birds_left: usize,
+    /// Science Birds' score so far (`phyq::game::Game::score`).
+    pub score: u32,
     /// The bird on the slingshot (`red`, `blue`, …), when one waits.
     pub next_bird: Option<String>,
     /// Whether the bird in flight can still be tapped.
@@ -241,6 +243,7 @@ impl Play {
             step: self.game.steps(),
             pigs_left: self.game.pigs_left(),
             birds_left: self.game.birds_left(),
+            score: self.game.score(),
             next_bird: (self.phase == Phase::Aiming)
                 .then(|| self.game.next_bird().map(bird_word))
                 .flatten(),

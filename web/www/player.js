@@ -308,7 +308,7 @@ function showPhyqStatus() {
   ui.goalBar.style.width = '0';
   ui.goalText.textContent = s.phase === 'opening' ? 'The level settles (its first 2 s: nothing can be damaged).' : '';
   ui.birds.textContent = `Pigs left: ${s.pigs_left}. Birds left: ${s.birds_left}` +
-    (s.next_bird ? `, ${s.next_bird} on the slingshot.` : '.');
+    (s.next_bird ? `, ${s.next_bird} on the slingshot.` : '.') + ` Score: ${s.score}.`;
   ui.tap.disabled = !s.can_tap;
   ui.shots.value = s.shots;
   ui.status.textContent = s.status || s.phase.replace('_', ' ');
