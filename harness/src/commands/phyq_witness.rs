@@ -45,6 +45,12 @@ fn verify_file(ctx: &Ctx, path: &Path, seed: u64, summary: Option<&Path>) -> Res
 }
 
 pub fn run(ctx: &Ctx, a: PhyqWitnessArgs) -> Result<()> {
+    if let Some(f) = &ctx.tasks_file {
+        bail!(
+            "phyq-witness makes and checks the generator's tasks (--seed); it does not take --tasks {}",
+            f.display()
+        );
+    }
     if let Some(path) = &a.verify {
         return verify_file(ctx, path, a.seed, a.summary.as_deref());
     }

@@ -92,4 +92,7 @@ fn verify_refuses_a_broken_witness_and_a_bad_file() {
         s(&dir.path().join("x.csv")),
     ]);
     assert!(err.contains("unknown Phy-Q template"), "{err}");
+    // A level set is not the generator's tasks: said, not ignored.
+    let err = fails(&["--tasks", s(&bad), "phyq-witness", "--verify", s(&path)]);
+    assert!(err.contains("does not take --tasks"), "{err}");
 }
