@@ -262,6 +262,20 @@ mod tests {
     }
 
     #[test]
+    fn the_launch_speed_scales_with_the_drag_over_the_radius() {
+        // Every bird's drag radius is 1 m; the rule is (rest − release) / radius · max speed.
+        // With a 0.5 m radius, a 0.25 m drag is half the radius: half of 10 m/s, 5 m/s (a
+        // product with the radius instead would give 1.25).
+        let (p, vel) = launch(v(-0.25, 0.0), f(0.5), f(10.0));
+        close(p.x, -0.25);
+        close(vel.x, 5.0);
+        // Past the radius: clamped to it, full speed.
+        let (p, vel) = launch(v(0.0, -2.0), f(0.5), f(10.0));
+        close(p.y, -0.5);
+        close(vel.y, 10.0);
+    }
+
+    #[test]
     fn a_launch_is_clamped_to_the_drag_radius() {
         // Dragged 0.5 m left: half speed to the right.
         let (p, vel) = launch(v(-0.5, 0.0), Fixed::ONE, f(10.0));
