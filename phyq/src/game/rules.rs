@@ -300,5 +300,7 @@ mod tests {
         // Life after the hit 5, damage 4.6: 5 − 4.6 > 0, 50 points; life 4 left: none.
         assert_eq!(hit_points(f(4.6), f(5.0)), 50);
         assert_eq!(hit_points(f(4.6), f(4.0)), 0);
+        // Life left exactly the damage: not more, no points.
+        assert_eq!(hit_points(f(5.0), f(5.0)), 0);
     }
 }
