@@ -4,7 +4,10 @@
 use engine::{Fixed, Vec2};
 use phyq::game::soundness::{opening, search, REST_TOLERANCE};
 use phyq::game::{play, Game, Shot, Status};
-use phyq::{parse_level, templates, BirdKind, Kind, Level};
+use phyq::{templates, BirdKind, Kind, Level};
+
+mod common;
+use common::level;
 
 fn template(code: &str) -> Level {
     templates::find(code)
@@ -15,21 +18,6 @@ fn template(code: &str) -> Level {
 
 fn f(x: f64) -> Fixed {
     Fixed::from_f64(x).unwrap()
-}
-
-/// A level on the default ground with these birds and objects (XML `GameObjects` content).
-fn level(birds: &[&str], objects: &str) -> Level {
-    let birds: String = birds
-        .iter()
-        .map(|b| format!("<Bird type=\"{b}\"/>"))
-        .collect();
-    let xml = format!(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Level width=\"2\">\
-         <Camera x=\"0\" y=\"-1\" minWidth=\"25\" maxWidth=\"35\"/><Score highScore=\"0\"/>\
-         <Birds>{birds}</Birds><Slingshot x=\"-12.0\" y=\"-2.5\"/>\
-         <GameObjects>{objects}</GameObjects></Level>"
-    );
-    parse_level(xml.as_bytes()).expect("a valid test level")
 }
 
 /// Released `degrees` below the horizontal behind the rest point at full drag: launched at

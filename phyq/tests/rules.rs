@@ -22,7 +22,10 @@
 use engine::{Fixed, Vec2};
 use phyq::game::aim::{aim, Arc, Reach};
 use phyq::game::{play, Game, Shot, Status};
-use phyq::{catalogue, parse_level, BirdKind, BlockShape, Kind, Level, Material, PigKind};
+use phyq::{catalogue, BirdKind, BlockShape, Kind, Material, PigKind};
+
+mod common;
+use common::level;
 
 /// How far a Q32.32 result may lie from the decimal worked out by hand: 10⁻⁵ (42,950 raw
 /// units). The game's rounding (of 0.02, 0.48, π, square roots) adds up over the opening's 100
@@ -49,22 +52,6 @@ fn close(actual: Fixed, expected: f64, what: &str) {
 fn close_v(actual: Vec2, expected: (f64, f64), what: &str) {
     close(actual.x, expected.0, &format!("{what}.x"));
     close(actual.y, expected.1, &format!("{what}.y"));
-}
-
-/// A level 2 wide (35 m: x within ±17.5) with the slingshot at (−12, −2.5), the ground's top
-/// at −3.5, these birds and these objects (XML `GameObjects` content).
-fn level(birds: &[&str], objects: &str) -> Level {
-    let birds: String = birds
-        .iter()
-        .map(|b| format!("<Bird type=\"{b}\"/>"))
-        .collect();
-    let xml = format!(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Level width=\"2\">\
-         <Camera x=\"0\" y=\"-1\" minWidth=\"25\" maxWidth=\"35\"/><Score highScore=\"0\"/>\
-         <Birds>{birds}</Birds><Slingshot x=\"-12.0\" y=\"-2.5\"/>\
-         <GameObjects>{objects}</GameObjects></Level>"
-    );
-    parse_level(xml.as_bytes()).expect("a valid test level")
 }
 
 /// A pig far to the right, out of every explosion's reach (a level needs one).
