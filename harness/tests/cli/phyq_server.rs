@@ -102,34 +102,28 @@ fn the_server_serves_the_chosen_levels_and_records_each_attempt() {
         "{csv}"
     );
     // A file that is not a record, and one with a bad row: one line each.
-    let e = fails(&[
-        "phyq-eval",
-        "--from-record",
-        s(&out),
-        "--agent",
-        "pig-shooter",
-        "--setting",
-        "all",
-        "--out",
-        s(&dir.path().join("x.csv")),
-    ]);
+    let x = dir.path().join("x.csv");
+    let refused = |record: &std::path::Path| {
+        fails(&[
+            "phyq-eval",
+            "--from-record",
+            s(record),
+            "--agent",
+            "pig-shooter",
+            "--setting",
+            "all",
+            "--out",
+            s(&x),
+        ])
+    };
+    let e = refused(&out);
     assert!(e.contains("not a phyq-server record"), "{e}");
     std::fs::write(
         &rec,
         format!("{}\n1,1,phyq:1_1_4:00001,yes,1,0,1,0,00,0.001\n", rows[0]),
     )
     .unwrap();
-    let e = fails(&[
-        "phyq-eval",
-        "--from-record",
-        s(&rec),
-        "--agent",
-        "pig-shooter",
-        "--setting",
-        "all",
-        "--out",
-        s(&dir.path().join("x.csv")),
-    ]);
+    let e = refused(&rec);
     assert!(e.contains("line 2: passed \"yes\""), "{e}");
 }
 
