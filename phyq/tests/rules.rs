@@ -71,6 +71,29 @@ fn launched(bird: &str, objects: &str, release: (f64, f64), tap: Option<f64>) ->
     g
 }
 
+/// A tap 0.30 s after the launch comes before the launch's 15th step: the first at which a
+/// bird shot at (10, 0) from (−13.15, −1.7) is in front of the slingshot
+/// (`ABBird.IsInFrontOfSlingshot`: x + its width > −12.15 + 2 · 1 = −10.15). After 14 steps
+/// it is at x = −13.15 + 14 · 0.2 = −10.35 (a bird wider than 0.2 m is in front), y = −1.7 −
+/// 0.00188352 · 14 · 15 / 2 = −1.8977696, moving at (10, −14 · 0.094176) = (10, −1.318464).
+const TAP: f64 = 0.30;
+const AT_TAP: (f64, f64) = (-10.35, -1.897_769_6);
+const V_AT_TAP: (f64, f64) = (10.0, -1.318_464);
+
+/// [`launched`] at a full drag straight back and tapped at [`TAP`], run to the step before the
+/// tap (checked: the bird where [`AT_TAP`] says, untapped).
+fn before_tap(bird: &str, objects: &str) -> Game {
+    let mut g = launched(bird, objects, (-1.0, 0.0), Some(TAP));
+    for _ in 0..14 {
+        g.step_idle();
+    }
+    let birds = flying(&g);
+    assert_eq!(birds.len(), 1, "one bird before the tap: {birds:?}");
+    close_v(birds[0].1, AT_TAP, "bird before the tap");
+    close_v(birds[0].2, V_AT_TAP, "bird's velocity before the tap");
+    g
+}
+
 /// The birds (and the egg) in flight: (kind, position, velocity), in creation order.
 fn flying(g: &Game) -> Vec<(Kind, Vec2, Vec2)> {
     g.objects()
@@ -192,47 +215,93 @@ fn a_launch_is_ten_times_the_drag_clamped_to_a_metre() {
 /// `ABBirdYellow.SpecialAttack`: an impulse of `_specialAttackForce` 4 along the velocity.
 #[test]
 fn the_yellow_bird_gains_4_over_its_mass_along_its_flight() {
-    // A tap 0.02 s after the launch acts before the first step, while v = (10, 0). Its mass:
-    // circle r 0.16, density 6: π · 0.0256 · 6 = 0.482548632 kg; Δv = 4 / 0.482548632 =
-    // 8.289319953 m/s along +x. After the step: (18.289319953, −0.094176).
-    let mut g = launched("BirdYellow", FAR_PIG, (-1.0, 0.0), Some(0.02));
+    // Its mass: circle r 0.16, density 6: π · 0.0256 · 6 = 0.482548632 kg; Δv = 4 /
+    // 0.482548632 = 8.289319953 m/s along v = (10, −1.318464), |v| = 10.086542882: after the
+    // step v + 8.289319953 · v/|v| + (0, −0.094176) = (18.218197305, −2.496179729).
+    let mut g = before_tap("BirdYellow", FAR_PIG);
     g.step_idle();
     let birds = flying(&g);
     assert_eq!(birds.len(), 1);
     close_v(
         birds[0].2,
-        (18.289_319_953, -G48),
+        (18.218_197_305, -2.496_179_729),
         "yellow bird after its tap",
     );
-    // Untapped: just the launch and gravity.
+    // Untapped: just the launch and gravity, (10, −15 · 0.094176).
     let mut plain = launched("BirdYellow", FAR_PIG, (-1.0, 0.0), None);
-    plain.step_idle();
-    close_v(flying(&plain)[0].2, (10.0, -G48), "untapped yellow bird");
+    for _ in 0..15 {
+        plain.step_idle();
+    }
+    close_v(
+        flying(&plain)[0].2,
+        (10.0, -15.0 * G48),
+        "untapped yellow bird",
+    );
+}
+
+/// `ABBird.IsInFrontOfSlingshot`, checked when a shot's tap comes: a tap before the bird is in
+/// front is spent for nothing; a press ([`Game::tap_now`]) before then does nothing at all.
+#[test]
+fn a_tap_before_the_bird_is_in_front_of_the_slingshot_does_nothing() {
+    // The yellow bird (0.32 m wide) after 13 steps: x = −13.15 + 2.6 = −10.55, and −10.55 +
+    // 0.32 = −10.23 is not past −10.15; a tap at 0.28 s comes then. After 14 steps (−10.03) it
+    // is.
+    let mut g = launched("BirdYellow", FAR_PIG, (-1.0, 0.0), Some(0.28));
+    for _ in 0..15 {
+        g.step_idle();
+    }
+    close_v(flying(&g)[0].2, (10.0, -15.0 * G48), "a tap too early");
+    assert!(!g.can_tap(), "the shot's tap was spent");
+    // Untapped, pressed: not after 13 steps, then after 14.
+    let mut g = launched("BirdYellow", FAR_PIG, (-1.0, 0.0), None);
+    for _ in 0..13 {
+        g.step_idle();
+    }
+    assert!(!g.can_tap(), "not in front after 13 steps");
+    assert_eq!(g.tap_now(), None);
+    g.step_idle();
+    assert!(g.can_tap(), "in front after 14 steps");
+    let tap = g.tap_now().expect("a press in front of the slingshot taps");
+    close(
+        tap,
+        TAP,
+        "the press is the shot's tap at 0.30 s (15 steps, 15 / 50 s)",
+    );
+    g.step_idle();
+    close_v(
+        flying(&g)[0].2,
+        (18.218_197_305, -2.496_179_729),
+        "yellow bird after a press",
+    );
+    // A 0.02 s tap, as early as a tap can be, does nothing either.
+    let mut g = launched("BirdYellow", FAR_PIG, (-1.0, 0.0), Some(0.02));
+    g.step_idle();
+    close_v(flying(&g)[0].2, (10.0, -G48), "a tap at 0.02 s");
 }
 
 /// `ABBirdWhite.SpecialAttack`: an egg at the bird's position pushed down by `_eggForce` 6,
 /// and the bird pushed up by `_pushUpForce` 10.
 #[test]
 fn the_white_bird_lays_an_egg_and_is_pushed_up() {
-    // Tap before the first step (v = (10, 0) at (−13.15, −1.7)). The bird: circle r 0.26,
+    // The tap at (−10.35, −1.8977696), v = (10, −1.318464). The bird: circle r 0.26,
     // density 4: π · 0.0676 · 4 = 0.849486654 kg; Δv = 10 / 0.849486654 = 11.771815317 up;
-    // after the step (10, 11.771815317 − 0.094176) = (10, 11.677639317).
+    // after the step (10, −1.318464 + 11.771815317 − 0.094176) = (10, 10.359175317).
     // The egg: its polygon's area (shoelace over the prefab's ten points) 0.248549999 m² at
     // density 1 (`useAutoMass`) = 0.248549999 kg; Δv = 6 / 0.248549999 = 24.140012237 down,
     // gravity scale 1: after the step (0, −24.140012237 − 0.1962) = (0, −24.336212237) at
-    // y = −1.7 − 24.336212237 · 0.02 = −2.186724245.
-    let mut g = launched("BirdWhite", FAR_PIG, (-1.0, 0.0), Some(0.02));
+    // y = −1.8977696 − 24.336212237 · 0.02 = −2.384493845.
+    let mut g = before_tap("BirdWhite", FAR_PIG);
     g.step_idle();
     let things = flying(&g);
     assert_eq!(things.len(), 2, "the bird and its egg: {things:?}");
     let (bird, egg) = (things[0], things[1]);
     assert_eq!(bird.0, Kind::Bird(BirdKind::White));
     assert_eq!(egg.0, Kind::Egg);
-    close_v(bird.2, (10.0, 11.677_639_317), "white bird after its tap");
+    close_v(bird.2, (10.0, 10.359_175_317), "white bird after its tap");
     close_v(egg.2, (0.0, -24.336_212_237), "egg after a step");
     close_v(
         egg.1,
-        (-13.15, -2.186_724_245),
+        (-10.35, -2.384_493_845),
         "egg's position after a step",
     );
 }
@@ -241,33 +310,34 @@ fn the_white_bird_lays_an_egg_and_is_pushed_up() {
 /// and speed, the first turned by `_angleBetweenBirds` · ½ · 3 = 15°, each next one 10° less.
 #[test]
 fn the_blue_bird_splits_into_three_at_15_5_and_minus_5_degrees() {
-    // v = (10, 0) at the tap; children 10 · (cos a, sin a) for a = 15°, 5°, −5°, then a step
-    // of gravity: (9.659258263, 2.588190451 − 0.094176), (9.961946981, 0.871557427 −
-    // 0.094176), (9.961946981, −0.871557427 − 0.094176); each from (−13.15, −1.7) moved by
-    // v · 0.02.
-    let mut g = launched("BirdBlue", FAR_PIG, (-1.0, 0.0), Some(0.02));
+    // v = (10, −1.318464) at the tap, |v| = 10.086542882 at −7.510953° (atan2); children
+    // |v| · (cos a, sin a) for a = 7.489047°, −2.510953°, −12.510953°, then a step of gravity
+    // (−0.094176): (10.000501856, 1.220476022), (10.076858690, −0.536065419), (9.847035272,
+    // −2.279180274); each from (−10.35, −1.8977696) moved by v · 0.02.
+    let mut g = before_tap("BirdBlue", FAR_PIG);
     g.step_idle();
     let birds = flying(&g);
     assert_eq!(birds.len(), 3, "{birds:?}");
     for ((_, p, v), (vx, vy)) in birds.iter().zip([
-        (9.659_258_263, 2.494_014_451),
-        (9.961_946_981, 0.777_381_427),
-        (9.961_946_981, -0.965_733_427),
+        (10.000_501_856, 1.220_476_022),
+        (10.076_858_690, -0.536_065_419),
+        (9.847_035_272, -2.279_180_274),
     ]) {
         close_v(*v, (vx, vy), "child's velocity");
         close_v(
             *p,
-            (-13.15 + vx * 0.02, -1.7 + vy * 0.02),
+            (AT_TAP.0 + vx * 0.02, AT_TAP.1 + vy * 0.02),
             "child's position",
         );
     }
 }
 
-/// A stone RectBig (1.886 × 0.184 m, density 4: 1.388096 kg, life 140) released at `x`, y = 8
-/// falls freely through the opening: at its end (step 100) it is at y = 8 − 9.511776 =
-/// −1.511776 moving at (0, −9.4176).
+/// A stone RectBig (1.886 × 0.184 m, density 4: 1.388096 kg, life 140) released at `x`,
+/// y = 10.636928 falls freely until the tap (114 steps): it is then at y = 10.636928 −
+/// 0.00188352 · 114 · 115 / 2 = 10.636928 − 12.3464736 = −1.7095456, 0.188224 above the bird
+/// ([`AT_TAP`]), moving at (0, −114 · 0.094176) = (0, −10.736064).
 fn falling_stone(x: f64) -> String {
-    format!(r#"<Block type="RectBig" material="stone" x="{x}" y="8"/>"#)
+    format!(r#"<Block type="RectBig" material="stone" x="{x}" y="10.636928"/>"#)
 }
 
 /// `ABBirdBlack` at a tap: `ABTNT.Explode` at its position with `_explosionArea` 3,
@@ -275,14 +345,14 @@ fn falling_stone(x: f64) -> String {
 /// 4 · (1 − d/3) away from the centre.
 #[test]
 fn the_black_bird_explodes_with_area_3_power_4_damage_20() {
-    // Centre (−13.15, −1.7); the falling stone at (−11.65, −1.511776): offset
+    // Centre (−10.35, −1.8977696); the falling stone at (−8.85, −1.7095456): offset
     // (1.5, 0.188224), d = √(2.25 + 0.035428274) = 1.511763300, falloff 1 − d/3 = 0.496078900.
     // Damage 20 · 0.496078900 = 9.921578002: life 140 − 9.921578002 = 130.078421998.
     // Impulse 4 · 0.496078900 · (1.5, 0.188224) / d = (1.968875287, 0.247059721); over
     // 1.388096 kg Δv = (1.418399943, 0.177984607); after the step
-    // (1.418399943, −9.4176 + 0.177984607 − 0.094176) = (1.418399943, −9.333791393).
-    let objects = format!("{FAR_PIG}{}", falling_stone(-11.65));
-    let mut g = launched("BirdBlack", &objects, (-1.0, 0.0), Some(0.02));
+    // (1.418399943, −10.736064 + 0.177984607 − 0.094176) = (1.418399943, −10.652255393).
+    let objects = format!("{FAR_PIG}{}", falling_stone(-8.85));
+    let mut g = before_tap("BirdBlack", &objects);
     assert_eq!(
         g.lives()[1],
         Some(Fixed::from_int(140)),
@@ -295,7 +365,7 @@ fn the_black_bird_explodes_with_area_3_power_4_damage_20() {
     assert_eq!(lives[0], Some(Fixed::ONE), "the far pig is out of reach");
     let stone = g.objects().nth(1).unwrap().2;
     let v = g.world().body(stone).unwrap().linear_velocity();
-    close_v(v, (1.418_399_943, -9.333_791_393), "stone after the blast");
+    close_v(v, (1.418_399_943, -10.652_255_393), "stone after the blast");
 }
 
 /// TNT destroyed explodes (`ABTNT.Die` → `Explode`, `_explosionArea` 2.5, `_explosionPower`
@@ -303,29 +373,36 @@ fn the_black_bird_explodes_with_area_3_power_4_damage_20() {
 /// 3 m takes only the TNT's.
 #[test]
 fn tnt_explodes_with_area_2_5_power_4_damage_100() {
-    // The TNT (gravity scale 1) released at (−11.15, 18): at step 100 at
-    // y = 18 − 19.8162 = −1.8162. From the bird's centre (−13.15, −1.7): offset (2, −0.1162),
-    // d = 2.003372766, damage 20 · (1 − d/3) = 6.644181559 ≥ its life 3: it explodes at
-    // (−11.15, −1.8162).
-    // The stone at (−9.15, −1.511776) is 4.004426 m from the bird (> 3: nothing). From the
+    // The TNT (gravity scale 1) released at (−8.35, 23.7078504): at the tap (step 114) at
+    // y = 23.7078504 − 9.81 · 0.0004 · 6555 = 23.7078504 − 25.72182 = −2.0139696. From the
+    // bird's centre (−10.35, −1.8977696): offset (2, −0.1162), d = 2.003372766, damage
+    // 20 · (1 − d/3) = 6.644181559 ≥ its life 3: it explodes at (−8.35, −2.0139696).
+    // The stone at (−6.35, −1.7095456) is 4.004426 m from the bird (> 3: nothing). From the
     // TNT: offset (2, 0.304424), d = √(4 + 0.092673972) = 2.023035831, falloff
     // 1 − d/2.5 = 0.190785668; damage 19.078566777: life 140 − 19.078566777 = 120.921433223.
     // Impulse 4 · 0.190785668 · (2, 0.304424) / d over 1.388096 kg: Δv = (0.543516404,
-    // 0.082729719); after the step (0.543516404, −9.4176 + 0.082729719 − 0.094176) =
-    // (0.543516404, −9.429046281).
+    // 0.082729719); after the step (0.543516404, −10.736064 + 0.082729719 − 0.094176) =
+    // (0.543516404, −10.747510281).
     let objects = format!(
-        r#"{FAR_PIG}{}<TNT type="" x="-11.15" y="18"/>"#,
-        falling_stone(-9.15)
+        r#"{FAR_PIG}{}<TNT type="" x="-8.35" y="23.7078504"/>"#,
+        falling_stone(-6.35)
     );
-    let mut g = launched("BirdBlack", &objects, (-1.0, 0.0), Some(0.02));
+    let mut g = before_tap("BirdBlack", &objects);
     assert_eq!(g.lives()[2], Some(Fixed::from_int(3)), "TNT's life");
     g.step_idle();
     let lives = g.lives();
     assert_eq!(lives[2], None, "the TNT exploded");
-    close(lives[1].unwrap(), 120.921_433_223, "stone's life");
+    // The damage is 100 / 2.5 = 40 times the distance's error: the TNT's 114 steps of
+    // rounding at gravity scale 1 (≈ 5 · 10⁻⁷ m) make ≈ 2 · 10⁻⁵ of it, so this one value is
+    // held to 10⁻⁴ (the rule's numbers move it by 10⁻¹ or more).
+    let life = lives[1].unwrap().to_f64();
+    assert!(
+        (life - 120.921_433_223).abs() <= 1e-4,
+        "stone's life: {life} (expected 120.921433223)"
+    );
     let stone = g.objects().nth(1).unwrap().2;
     let v = g.world().body(stone).unwrap().linear_velocity();
-    close_v(v, (0.543_516_404, -9.429_046_281), "stone after the TNT");
+    close_v(v, (0.543_516_404, -10.747_510_281), "stone after the TNT");
 }
 
 /// Steps until an object's life changes; returns the velocity that `watch` had before that

@@ -15,6 +15,9 @@
 //!   d/area, 0)` along the direction from the centre to it.
 //! * **Launch** (`ABBird.LaunchBird`): from a release point `p` dragged at most `drag_radius`
 //!   from the rest point `r`, the velocity is `(r − p) / drag_radius · 10`.
+//! * **A tap** (`ABBird.IsInFrontOfSlingshot`, checked when the tap comes): the bird's power is
+//!   used only if its origin's x plus its collider's width is past the rest point's x by more
+//!   than two drag radii (and it flies: launched, alive, not yet collided).
 //!
 //! `v_rel` is Unity's `Collision2D.relativeVelocity`, read here as the other body's velocity
 //! less this one's, both as they were when the contact began (before the step's solve); the
@@ -100,6 +103,12 @@ pub fn launch(offset: Vec2, drag_radius: Fixed, max_speed: Fixed) -> (Vec2, Vec2
     };
     let velocity = Vec2::new(-dragged.x, -dragged.y).scale(max_speed / drag_radius);
     (dragged, velocity)
+}
+
+/// Whether a bird whose origin is at `x`, with a collider `width` wide, is in front of the
+/// slingshot (`ABBird.IsInFrontOfSlingshot`): `x + width > rest_x + 2 · drag_radius`.
+pub fn in_front_of_slingshot(x: Fixed, width: Fixed, rest_x: Fixed, drag_radius: Fixed) -> bool {
+    x + width > rest_x + drag_radius.mul_int(2)
 }
 
 /// Points for a destroyed pig (`ABPig.Die`).

@@ -1,19 +1,24 @@
 //! A level played on the engine: the world built from the level, shots taken one bird at a
 //! time, collisions turned into damage, destruction, explosions and the birds' powers, the
 //! world run to rest between birds.
+//!
+//! `Game::advance` lists what a step does, one file each for what follows the physics:
+//! `collisions.rs` (the callbacks of contacts that began: damage, destruction,
+//! explosions), `powers.rs` (a bird's power at its tap), `after_step.rs` (immortality ends,
+//! bodies beyond the edges die, birds die of age or rest).
+
+mod after_step;
+mod collisions;
+mod powers;
 
 use super::body::{body_def, BodyError};
-use super::rules::{
-    bird_damage, collision_damage, explosion_effect, hit_points, launch, Motion, BIRD_POINTS,
-    BLOCK_POINTS, PIG_POINTS,
-};
+use super::rules::{launch, Motion, BIRD_POINTS};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
 use crate::number::radians;
 use crate::scene::{Scene, SceneObject, Source};
 use engine::{
-    chain_hash, mix64, sin_cos, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings,
-    Vec2, World,
+    chain_hash, mix64, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings, Vec2, World,
 };
 
 /// The physics clock: Unity's fixed time step, 0.02 s.
@@ -527,21 +532,26 @@ impl Game {
         true
     }
 
-    /// Whether [`Game::tap_now`] would tap: the shot runs, its bird has a power, and no tap
-    /// was set for it.
+    /// Whether [`Game::tap_now`] would tap: the shot runs, its bird has a power, is in front
+    /// of the slingshot, and no tap was set for it. (A press before the bird is in front does
+    /// nothing and spends nothing; a shot's tap time is checked once and spent either way.)
     pub fn can_tap(&self) -> bool {
         let Some(shot) = self.shot else {
             return false;
         };
         let t = &self.things[shot.bird as usize];
         let has_power = t.flight.is_some_and(|f| f.bird != BirdKind::Red);
-        self.shot_running() && has_power && !shot.tapped
+        self.shot_running()
+            && has_power
+            && !shot.tapped
+            && t.alive
+            && self.in_front_of_slingshot(shot.bird)
     }
 
     /// Uses the flying bird's power before the next step, as a tap in the shot would, and
     /// returns that tap (seconds after the launch: a whole number of steps), so that the shot
-    /// replays with it to the same bits. `None`, doing nothing, when the shot has ended, its
-    /// bird has no power, or a tap was set already.
+    /// replays with it to the same bits. `None`, doing nothing, when [`Game::can_tap`] is
+    /// false.
     pub fn tap_now(&mut self) -> Option<Fixed> {
         if !self.can_tap() {
             return None;
@@ -604,8 +614,11 @@ impl Game {
     fn advance(&mut self) {
         if let Some((at, i)) = self.pending_tap {
             if at == self.step {
+                // Checked once, when the tap comes: a tap too early is spent for nothing.
                 self.pending_tap = None;
-                self.use_power(i);
+                if self.in_front_of_slingshot(i) {
+                    self.use_power(i);
+                }
             }
         }
         // Velocities as each contact begins: before the step's solve.
@@ -632,319 +645,6 @@ impl Game {
         self.bird_timers();
     }
 
-    fn thing_of(&self, body: BodyId) -> Option<u32> {
-        self.by_body.get(body.index()).copied().flatten()
-    }
-
-    /// `this`'s collision callback for a contact with `other`.
-    fn collide(&mut self, this: BodyId, other: BodyId, before: &[Vec2]) {
-        let Some(ti) = self.thing_of(this) else {
-            return;
-        };
-        if !self.things[ti as usize].alive {
-            return;
-        }
-        let rel = before[other.index()] - before[this.index()];
-        let oi = self.thing_of(other);
-        let t = &self.things[ti as usize];
-        match t.role {
-            Role::Platform => {}
-            Role::Egg => {
-                let (area, power, damage) = explosive(t.kind);
-                let at = self.world.body(t.body).expect("live body").position();
-                self.die(ti);
-                self.explode(at, area, power, damage, ti);
-            }
-            Role::Bird => {
-                let Some(f) = t.flight else { return };
-                if f.collided.is_some() {
-                    return;
-                }
-                let step = self.step;
-                if let Some(fl) = self.things[ti as usize].flight.as_mut() {
-                    fl.collided = Some(step);
-                }
-                // The black bird explodes on impact (the reference plays its "explode"
-                // animation, whose event triggers the explosion; rephyre explodes at once).
-                if f.bird == BirdKind::Black {
-                    self.black_bird_explodes(ti);
-                }
-            }
-            Role::Block(material)
-                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) =>
-            {
-                let o = &self.things[oi.unwrap() as usize];
-                let bird_mass = self.world.body(o.body).expect("bird body").mass();
-                let name = match material {
-                    Material::Wood => "damage_wood",
-                    Material::Stone => "damage_stone",
-                    Material::Ice => "damage_ice",
-                };
-                let d = bird_damage(
-                    rel,
-                    bird_mass,
-                    extra(o.kind, name),
-                    self.damage_multiplier,
-                    t.defence,
-                );
-                self.deal(ti, d);
-                self.score_hit(ti, d);
-            }
-            Role::Pig | Role::Block(_) | Role::Tnt => {
-                let motion = |body: BodyId| {
-                    let b = self.world.body(body).expect("body");
-                    Motion {
-                        mass: b.mass(),
-                        velocity: b.linear_velocity(),
-                    }
-                };
-                let this_m = motion(this);
-                let other_m = match oi {
-                    None => None,
-                    Some(o) if self.things[o as usize].role == Role::Platform => Some(Motion {
-                        // A kinematic body: the prefab's mass, never moving.
-                        mass: catalogue().entry(Kind::Platform).prefab_mass.value(),
-                        velocity: Vec2::ZERO,
-                    }),
-                    Some(_) => Some(motion(other)),
-                };
-                let d = collision_damage(rel, this_m, other_m, self.damage_multiplier, t.defence);
-                self.deal(ti, d);
-                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) {
-                    self.score_hit(ti, d);
-                }
-            }
-        }
-    }
-
-    fn deal(&mut self, ti: u32, damage: Fixed) {
-        let t = &mut self.things[ti as usize];
-        if !t.alive || t.full_life.is_none() || damage == Fixed::ZERO {
-            return;
-        }
-        t.life -= damage;
-        if t.life <= Fixed::ZERO {
-            let tnt = (t.role == Role::Tnt).then(|| explosive(t.kind));
-            let at = self.world.body(t.body).expect("live body").position();
-            self.die(ti);
-            if let Some((area, power, dmg)) = tnt {
-                self.explode(at, area, power, dmg, ti);
-            }
-        }
-    }
-
-    /// The points of a bird's hit that left the thing alive ([`hit_points`]).
-    fn score_hit(&mut self, ti: u32, damage: Fixed) {
-        let t = &self.things[ti as usize];
-        if t.alive && damage > Fixed::ZERO {
-            self.points = self.points.saturating_add(hit_points(damage, t.life));
-        }
-    }
-
-    /// Removes a thing from the world (its collider disabled at once, as `Die` does).
-    fn die(&mut self, ti: u32) {
-        let t = &mut self.things[ti as usize];
-        if !t.alive {
-            return;
-        }
-        t.alive = false;
-        match t.role {
-            Role::Pig => {
-                self.pigs_left -= 1;
-                self.points = self.points.saturating_add(PIG_POINTS);
-            }
-            Role::Block(_) => self.points = self.points.saturating_add(BLOCK_POINTS),
-            _ => {}
-        }
-        self.world.remove_body(t.body).expect("a live body");
-    }
-
-    /// An explosion at `center`: every live dynamic thing but the explosive and the birds, in
-    /// creation order, takes its damage and impulse (a TNT destroyed here explodes in turn,
-    /// before the rest of this explosion's list, as in the reference).
-    fn explode(&mut self, center: Vec2, area: Fixed, power: Fixed, damage: Fixed, explosive: u32) {
-        let targets: Vec<u32> = (0..self.things.len() as u32)
-            .filter(|&i| {
-                let t = &self.things[i as usize];
-                i != explosive && t.alive && t.role != Role::Bird && t.role != Role::Platform
-            })
-            .collect();
-        for i in targets {
-            if !self.things[i as usize].alive {
-                continue;
-            }
-            let body = self.things[i as usize].body;
-            let b = self.world.body(body).expect("live body");
-            let (d, impulse) = explosion_effect(b.position() - center, area, power, damage);
-            let point = b.world_center();
-            self.deal(i, d);
-            if self.things[i as usize].alive && impulse != Vec2::ZERO {
-                self.world
-                    .apply_linear_impulse(body, impulse, point)
-                    .expect("live body");
-            }
-        }
-    }
-
-    fn black_bird_explodes(&mut self, ti: u32) {
-        let t = &self.things[ti as usize];
-        let (area, power, damage) = explosive(t.kind);
-        let at = self.world.body(t.body).expect("live body").position();
-        self.explode(at, area, power, damage, ti);
-        self.die(ti);
-    }
-
-    /// The bird's power at a tap: only while it flies (launched, not yet collided, alive).
-    fn use_power(&mut self, ti: u32) {
-        let t = &self.things[ti as usize];
-        let Some(f) = t.flight else { return };
-        if !t.alive || f.collided.is_some() {
-            return;
-        }
-        let body = t.body;
-        let shot = match t.source {
-            Source::Bird(i) => i,
-            _ => unreachable!("a flying thing is a bird"),
-        };
-        let b = self.world.body(body).expect("live body");
-        let (position, velocity) = (b.position(), b.linear_velocity());
-        let point = b.world_center();
-        let kind = t.kind;
-        match f.bird {
-            BirdKind::Red => {}
-            BirdKind::Yellow => {
-                let force = extra(kind, "power.attack_force");
-                let j = velocity.normalize_or_zero().scale(force);
-                self.world
-                    .apply_linear_impulse(body, j, point)
-                    .expect("live body");
-            }
-            BirdKind::Black => self.black_bird_explodes(ti),
-            BirdKind::White => {
-                let egg_force = extra(kind, "power.egg_force");
-                let push_up = extra(kind, "power.push_up_force");
-                let def = body_def(
-                    Kind::Egg,
-                    None,
-                    Vec2::new(Fixed::ONE, Fixed::ONE),
-                    position,
-                    Fixed::ZERO,
-                )
-                .expect("the egg's body");
-                let one = Vec2::new(Fixed::ONE, Fixed::ONE);
-                let egg = self.add(Kind::Egg, Role::Egg, None, &def, Source::Egg(shot), one);
-                let egg_body = self.things[egg as usize].body;
-                let egg_point = self.world.body(egg_body).expect("egg").world_center();
-                self.world
-                    .apply_linear_impulse(egg_body, Vec2::new(Fixed::ZERO, -egg_force), egg_point)
-                    .expect("egg");
-                self.world
-                    .apply_linear_impulse(body, Vec2::new(Fixed::ZERO, push_up), point)
-                    .expect("live body");
-            }
-            BirdKind::Blue => {
-                let children = extra(kind, "power.children").floor_int();
-                let between = radians(extra(kind, "power.angle_between"));
-                let gravity_scale = extra(kind, "launch_gravity");
-                let speed = velocity.length();
-                let dir = velocity.normalize_or_zero();
-                let e = catalogue().entry(kind);
-                let scale = Vec2::new(e.scale.0.value(), e.scale.1.value());
-                // The first child turns by between · ½ · children, each next one by −between.
-                let mut angle = between.mul_int(children) * Fixed::HALF;
-                self.die(ti);
-                for _ in 0..children {
-                    let (s, c) = sin_cos(angle);
-                    let d = Vec2::new(dir.x * c - dir.y * s, dir.x * s + dir.y * c);
-                    let mut def =
-                        body_def(kind, None, scale, position, Fixed::ZERO).expect("a blue bird");
-                    def.gravity_scale = gravity_scale;
-                    def.linear_velocity = d.scale(speed);
-                    let child = self.add(kind, Role::Bird, None, &def, Source::Bird(shot), scale);
-                    self.things[child as usize].flight = Some(Flight {
-                        bird: BirdKind::Blue,
-                        since: self.step,
-                        collided: None,
-                    });
-                    angle -= between;
-                }
-            }
-        }
-    }
-
-    fn end_immortality(&mut self) {
-        let step = self.step;
-        for t in &mut self.things {
-            if t.alive && step - t.born == IMMORTAL_STEPS {
-                if let Some(l) = t.full_life {
-                    t.life = l;
-                }
-            }
-        }
-    }
-
-    /// `ABGameObject.DestroyIfOutScreen`: a body entirely left or right of the level dies (a
-    /// pig so destroyed counts as destroyed).
-    fn remove_out_of_world(&mut self) {
-        let mut out = Vec::new();
-        for (i, t) in self.things.iter().enumerate() {
-            if !t.alive || t.role == Role::Platform {
-                continue;
-            }
-            let b = self.world.body(t.body).expect("live body");
-            let x = b.position().x;
-            // Entirely beyond an edge needs the origin beyond it: only then is the box needed
-            // (the test below says the same for any origin inside, at the cost of every part's
-            // box every step).
-            if x.abs() <= self.half_width {
-                continue;
-            }
-            let xf = b.transform();
-            let (mut lo, mut hi) = (Fixed::MAX, Fixed::MIN);
-            for p in b.parts() {
-                let bb = p.aabb(xf);
-                lo = lo.min(bb.lower.x);
-                hi = hi.max(bb.upper.x);
-            }
-            let half = (hi - lo) * Fixed::HALF;
-            if x - half > self.half_width || x + half < -self.half_width {
-                out.push(i as u32);
-            }
-        }
-        for i in out {
-            self.die(i);
-        }
-    }
-
-    fn bird_timers(&mut self) {
-        let step = self.step;
-        let mut dead = Vec::new();
-        for (i, t) in self.things.iter().enumerate() {
-            let Some(f) = t.flight else { continue };
-            if !t.alive {
-                continue;
-            }
-            let expired = step - f.since >= BIRD_LIFETIME_STEPS;
-            let slow = f.collided.is_some_and(|c| {
-                let since = step - c;
-                since >= BIRD_FIRST_CHECK_STEPS
-                    && (since - BIRD_FIRST_CHECK_STEPS).is_multiple_of(BIRD_CHECK_EVERY_STEPS)
-                    && self
-                        .world
-                        .body(t.body)
-                        .expect("live body")
-                        .linear_velocity()
-                        .shorter_than(Fixed::ratio(1, 1000))
-            });
-            if expired || slow {
-                dead.push(i as u32);
-            }
-        }
-        for i in dead {
-            self.die(i);
-        }
-    }
-
     /// The state's hash: the world's, then every thing's life and liveness in order.
     pub fn state_hash(&self) -> u64 {
         let mut h = self.world.state_hash();
@@ -953,14 +653,6 @@ impl Game {
         }
         h
     }
-}
-
-fn explosive(kind: Kind) -> (Fixed, Fixed, Fixed) {
-    (
-        extra(kind, "explosion_area"),
-        extra(kind, "explosion_power"),
-        extra(kind, "explosion_damage"),
-    )
 }
 
 /// Plays `shots` on `level`: the opening, then each shot to rest, stopping when every pig is

@@ -1,0 +1,81 @@
+//! What the game does after each physics step besides collisions: immortality ends, bodies
+//! beyond the level's edges die, birds die of age or of rest.
+
+use super::IMMORTAL_STEPS;
+use super::{Game, Role, BIRD_CHECK_EVERY_STEPS, BIRD_FIRST_CHECK_STEPS, BIRD_LIFETIME_STEPS};
+use engine::Fixed;
+
+impl Game {
+    pub(super) fn end_immortality(&mut self) {
+        let step = self.step;
+        for t in &mut self.things {
+            if t.alive && step - t.born == IMMORTAL_STEPS {
+                if let Some(l) = t.full_life {
+                    t.life = l;
+                }
+            }
+        }
+    }
+
+    /// `ABGameObject.DestroyIfOutScreen`: a body entirely left or right of the level dies (a
+    /// pig so destroyed counts as destroyed).
+    pub(super) fn remove_out_of_world(&mut self) {
+        let mut out = Vec::new();
+        for (i, t) in self.things.iter().enumerate() {
+            if !t.alive || t.role == Role::Platform {
+                continue;
+            }
+            let b = self.world.body(t.body).expect("live body");
+            let x = b.position().x;
+            // Entirely beyond an edge needs the origin beyond it: only then is the box needed
+            // (the test below says the same for any origin inside, at the cost of every part's
+            // box every step).
+            if x.abs() <= self.half_width {
+                continue;
+            }
+            let xf = b.transform();
+            let (mut lo, mut hi) = (Fixed::MAX, Fixed::MIN);
+            for p in b.parts() {
+                let bb = p.aabb(xf);
+                lo = lo.min(bb.lower.x);
+                hi = hi.max(bb.upper.x);
+            }
+            let half = (hi - lo) * Fixed::HALF;
+            if x - half > self.half_width || x + half < -self.half_width {
+                out.push(i as u32);
+            }
+        }
+        for i in out {
+            self.die(i);
+        }
+    }
+
+    pub(super) fn bird_timers(&mut self) {
+        let step = self.step;
+        let mut dead = Vec::new();
+        for (i, t) in self.things.iter().enumerate() {
+            let Some(f) = t.flight else { continue };
+            if !t.alive {
+                continue;
+            }
+            let expired = step - f.since >= BIRD_LIFETIME_STEPS;
+            let slow = f.collided.is_some_and(|c| {
+                let since = step - c;
+                since >= BIRD_FIRST_CHECK_STEPS
+                    && (since - BIRD_FIRST_CHECK_STEPS).is_multiple_of(BIRD_CHECK_EVERY_STEPS)
+                    && self
+                        .world
+                        .body(t.body)
+                        .expect("live body")
+                        .linear_velocity()
+                        .shorter_than(Fixed::ratio(1, 1000))
+            });
+            if expired || slow {
+                dead.push(i as u32);
+            }
+        }
+        for i in dead {
+            self.die(i);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! What a collision does: the callbacks of the two bodies of a contact that began (damage by
+//! the general rule or a bird's, a bird's first hit, the egg's explosion), and what follows
+//! from damage: destruction, points, explosions.
+
+use super::{extra, Game, Motion, Role};
+use crate::catalogue::{catalogue, BirdKind, Kind, Material};
+use crate::game::rules::{bird_damage, collision_damage, explosion_effect, hit_points};
+use crate::game::rules::{BLOCK_POINTS, PIG_POINTS};
+use engine::{BodyId, Fixed, Vec2};
+
+impl Game {
+    pub(super) fn thing_of(&self, body: BodyId) -> Option<u32> {
+        self.by_body.get(body.index()).copied().flatten()
+    }
+
+    /// `this`'s collision callback for a contact with `other`.
+    pub(super) fn collide(&mut self, this: BodyId, other: BodyId, before: &[Vec2]) {
+        let Some(ti) = self.thing_of(this) else {
+            return;
+        };
+        if !self.things[ti as usize].alive {
+            return;
+        }
+        let rel = before[other.index()] - before[this.index()];
+        let oi = self.thing_of(other);
+        let t = &self.things[ti as usize];
+        match t.role {
+            Role::Platform => {}
+            Role::Egg => {
+                let (area, power, damage) = explosive(t.kind);
+                let at = self.world.body(t.body).expect("live body").position();
+                self.die(ti);
+                self.explode(at, area, power, damage, ti);
+            }
+            Role::Bird => {
+                let Some(f) = t.flight else { return };
+                if f.collided.is_some() {
+                    return;
+                }
+                let step = self.step;
+                if let Some(fl) = self.things[ti as usize].flight.as_mut() {
+                    fl.collided = Some(step);
+                }
+                // The black bird explodes on impact (the reference plays its "explode"
+                // animation, whose event triggers the explosion; rephyre explodes at once).
+                if f.bird == BirdKind::Black {
+                    self.black_bird_explodes(ti);
+                }
+            }
+            Role::Block(material)
+                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) =>
+            {
+                let o = &self.things[oi.unwrap() as usize];
+                let bird_mass = self.world.body(o.body).expect("bird body").mass();
+                let name = match material {
+                    Material::Wood => "damage_wood",
+                    Material::Stone => "damage_stone",
+                    Material::Ice => "damage_ice",
+                };
+                let d = bird_damage(
+                    rel,
+                    bird_mass,
+                    extra(o.kind, name),
+                    self.damage_multiplier,
+                    t.defence,
+                );
+                self.deal(ti, d);
+                self.score_hit(ti, d);
+            }
+            Role::Pig | Role::Block(_) | Role::Tnt => {
+                let motion = |body: BodyId| {
+                    let b = self.world.body(body).expect("body");
+                    Motion {
+                        mass: b.mass(),
+                        velocity: b.linear_velocity(),
+                    }
+                };
+                let this_m = motion(this);
+                let other_m = match oi {
+                    None => None,
+                    Some(o) if self.things[o as usize].role == Role::Platform => Some(Motion {
+                        // A kinematic body: the prefab's mass, never moving.
+                        mass: catalogue().entry(Kind::Platform).prefab_mass.value(),
+                        velocity: Vec2::ZERO,
+                    }),
+                    Some(_) => Some(motion(other)),
+                };
+                let d = collision_damage(rel, this_m, other_m, self.damage_multiplier, t.defence);
+                self.deal(ti, d);
+                if oi.is_some_and(|o| self.things[o as usize].role == Role::Bird) {
+                    self.score_hit(ti, d);
+                }
+            }
+        }
+    }
+
+    pub(super) fn deal(&mut self, ti: u32, damage: Fixed) {
+        let t = &mut self.things[ti as usize];
+        if !t.alive || t.full_life.is_none() || damage == Fixed::ZERO {
+            return;
+        }
+        t.life -= damage;
+        if t.life <= Fixed::ZERO {
+            let tnt = (t.role == Role::Tnt).then(|| explosive(t.kind));
+            let at = self.world.body(t.body).expect("live body").position();
+            self.die(ti);
+            if let Some((area, power, dmg)) = tnt {
+                self.explode(at, area, power, dmg, ti);
+            }
+        }
+    }
+
+    /// The points of a bird's hit that left the thing alive ([`hit_points`]).
+    pub(super) fn score_hit(&mut self, ti: u32, damage: Fixed) {
+        let t = &self.things[ti as usize];
+        if t.alive && damage > Fixed::ZERO {
+            self.points = self.points.saturating_add(hit_points(damage, t.life));
+        }
+    }
+
+    /// Removes a thing from the world (its collider disabled at once, as `Die` does).
+    pub(super) fn die(&mut self, ti: u32) {
+        let t = &mut self.things[ti as usize];
+        if !t.alive {
+            return;
+        }
+        t.alive = false;
+        match t.role {
+            Role::Pig => {
+                self.pigs_left -= 1;
+                self.points = self.points.saturating_add(PIG_POINTS);
+            }
+            Role::Block(_) => self.points = self.points.saturating_add(BLOCK_POINTS),
+            _ => {}
+        }
+        self.world.remove_body(t.body).expect("a live body");
+    }
+
+    /// An explosion at `center`: every live dynamic thing but the explosive and the birds, in
+    /// creation order, takes its damage and impulse (a TNT destroyed here explodes in turn,
+    /// before the rest of this explosion's list, as in the reference).
+    pub(super) fn explode(
+        &mut self,
+        center: Vec2,
+        area: Fixed,
+        power: Fixed,
+        damage: Fixed,
+        explosive: u32,
+    ) {
+        let targets: Vec<u32> = (0..self.things.len() as u32)
+            .filter(|&i| {
+                let t = &self.things[i as usize];
+                i != explosive && t.alive && t.role != Role::Bird && t.role != Role::Platform
+            })
+            .collect();
+        for i in targets {
+            if !self.things[i as usize].alive {
+                continue;
+            }
+            let body = self.things[i as usize].body;
+            let b = self.world.body(body).expect("live body");
+            let (d, impulse) = explosion_effect(b.position() - center, area, power, damage);
+            let point = b.world_center();
+            self.deal(i, d);
+            if self.things[i as usize].alive && impulse != Vec2::ZERO {
+                self.world
+                    .apply_linear_impulse(body, impulse, point)
+                    .expect("live body");
+            }
+        }
+    }
+
+    pub(super) fn black_bird_explodes(&mut self, ti: u32) {
+        let t = &self.things[ti as usize];
+        let (area, power, damage) = explosive(t.kind);
+        let at = self.world.body(t.body).expect("live body").position();
+        self.explode(at, area, power, damage, ti);
+        self.die(ti);
+    }
+}
+
+pub(super) fn explosive(kind: Kind) -> (Fixed, Fixed, Fixed) {
+    (
+        extra(kind, "explosion_area"),
+        extra(kind, "explosion_power"),
+        extra(kind, "explosion_damage"),
+    )
+}
