@@ -106,9 +106,12 @@ fn the_yellow_bird_speeds_up_along_its_flight() {
     );
     let mut g = Game::new(&l).unwrap();
     g.settle();
-    g.launch(&shot(30.0, Some(0.3))).unwrap();
+    // At 30° the bird is in front of the slingshot (its x + 0.32 m past the rest point + 2 m)
+    // after 15 steps (0.866 m behind the rest point at the launch, 0.1732 m a step): a tap at
+    // 0.4 s comes after 19.
+    g.launch(&shot(30.0, Some(0.4))).unwrap();
     let speed = |g: &Game| birds_alive(g)[0].1.length().to_f64();
-    for _ in 0..14 {
+    for _ in 0..19 {
         g.step_idle();
     }
     let before = speed(&g);
@@ -134,7 +137,7 @@ fn the_yellow_bird_speeds_up_along_its_flight() {
 /// tap, and a shot taps once.
 #[test]
 fn a_tap_during_the_flight_replays_as_the_shot_it_returns() {
-    for (bird, degrees, tap_after) in [("BirdYellow", 30.0, 14), ("BirdWhite", 45.0, 30)] {
+    for (bird, degrees, tap_after) in [("BirdYellow", 30.0, 19), ("BirdWhite", 45.0, 30)] {
         let l = level(
             &[bird, "BirdRed"],
             r#"<Pig type="BasicSmall" x="8" y="-3.2"/>
