@@ -6,11 +6,15 @@
 #      of each of the 75 templates as its true kind, and the SymbolicStateDevReader (labels);
 #   3. the original PigShooter through SBEnvironmentWrapper on a few levels, every one played to its
 #      end and in the server's record (pigshooter; on port 2004, where the framework connects),
-#      and that record reported by phyq-eval --from-record.
+#      and that record reported by phyq-eval --from-record;
+#   4. the shot the original PigShooter sends through the wrapper on the first task of each template,
+#      for every pig, arc and end of its tap interval (planner): equal, line for line, to the fixture
+#      rephyre's pig shooter is tested against (agents/tests/data/pig_shooter_planner.csv).
 # Fails, never skips, when it cannot run: no framework folder, no Python 3, no packages, a port taken.
 #
 #   scripts/phyq-agents-test.sh                # REPHYRE=path/to/rephyre (default target/tests/rephyre)
 #   PHYQ_AGENTS=DIR scripts/phyq-agents-test.sh
+#   scripts/phyq-agents-test.sh --write-planner-fixture   # only step 4, writing the fixture
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -55,6 +59,20 @@ serve() {
 
 check() { "$VENV/bin/python" "$ROOT/scripts/phyq_agents_check.py" "$AGENTS" "$@"; }
 
+# planner_shots OUT: step 4's shots, written to OUT (the levels' task ids from the same selection).
+FIXTURE=$ROOT/agents/tests/data/pig_shooter_planner.csv
+planner_shots() {
+  serve planner 0 --per-template 1
+  "$REPHYRE" tasks list --tier phyq | awk '/^phyq:/ { split($1, p, ":"); if (!seen[p[2]]++) print $1 }' >"$WORK/ids"
+  [ "$(wc -l <"$WORK/ids")" -eq 75 ] || { echo "expected the first task of 75 templates" >&2; exit 1; }
+  check "$PORT" planner --levels 75 --ids "$WORK/ids" --out "$1"
+}
+if [ "${1:-}" = --write-planner-fixture ]; then
+  planner_shots "$FIXTURE"
+  echo "wrote $FIXTURE"
+  exit 0
+fi
+
 echo "-- the original client through every request code; the original readers on the 75 templates"
 serve first 0 --per-template 1
 check "$PORT" client --levels 75
@@ -73,4 +91,10 @@ case $json in
   *'"tasks":6'*) echo "phyq-eval --from-record: $json" ;;
   *) echo "phyq-eval --from-record did not report the 6 levels: $json" >&2; exit 1 ;;
 esac
+echo "-- the original PigShooter's shots through its wrapper, every pig, arc and tap end (planner)"
+planner_shots "$WORK/planner.csv"
+diff -u "$FIXTURE" "$WORK/planner.csv" || {
+  echo "the original planner's shots differ from $FIXTURE (the test of rephyre's pig shooter)" >&2
+  exit 1
+}
 echo "phyq-agents: all checks passed"

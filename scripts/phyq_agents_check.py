@@ -12,6 +12,10 @@ not part of this project) and checks:
   pigshooter the original PigShooter through SBEnvironmentWrapper and the framework's agent
             thread, on the levels served, until each is won or lost; prints its pass rate per
             template and writes a CSV (--out).
+  planner   the shot the original PigShooter sends through SBEnvironmentWrapper on each level
+            served, for every pig, both arcs and the ends of its tap intervals (its random
+            choices scripted, the shot caught before it leaves): the fixture rephyre's pig
+            shooter must equal to the pixel and the millisecond (--out; --ids names the levels).
 
 Two stand-ins, neither touching what the agents decide: the wrapper's `time.sleep` calls (waits for
 the Unity game to catch up; rephyre answers when it is done) return at once, and `torch`, which
@@ -157,6 +161,93 @@ def labels_check(port, n_levels):
           if not FAILURES else f"labels: {len(FAILURES)} failures", flush=True)
 
 
+class Caught(Exception):
+    """The shot the wrapper sends, stopped on its way to the game."""
+
+
+def planner_fixtures(port, n_levels, out, ids):
+    """The original PigShooter's shots through the original wrapper, every random choice scripted."""
+    import numpy as np
+    import HeuristicAgents.PigShooter as pig_shooter_module
+    import SBEnvironment.SBEnvironmentWrapper as wrapper_module
+    from Client.agent_client import AgentClient, GameState
+    from HeuristicAgents.PigShooter import PigShooter
+    from SBEnvironment.SBEnvironmentWrapper import SBEnvironmentWrapper
+    from StateReader.SymbolicStateDevReader import SymbolicStateDevReader
+    from Utils.point2D import Point2D
+    from Utils.trajectory_planner import SimpleTrajectoryPlanner
+
+    wrapper_module.time.sleep = lambda s: None
+    model = np.loadtxt("Utils/model", delimiter=",")
+    target_class = [x.replace("\n", "") for x in open("Utils/target_class").readlines()]
+    c = AgentClient("127.0.0.1", port)
+    c.connect_to_server()
+    c.configure(1)
+    rows = []
+    for level in range(1, n_levels + 1):
+        check(c.load_level(level) == 1, f"load level {level}")
+        gt = c.get_symbolic_state_without_screenshot()
+        reader = SymbolicStateDevReader(gt, model, target_class)
+        sling = reader.find_slingshot()[0]
+        sling.width, sling.height = sling.height, sling.width
+        pigs = reader.find_pigs() or []
+        bird = reader.find_bird_on_sling(reader.find_birds(), reader.find_slingshot()[0]).type
+
+        class Ar:  # the wrapper's client: this level's state, the shot caught
+            def get_game_state(self):
+                return GameState.PLAYING
+
+            def get_symbolic_state_without_screenshot(self):
+                return gt
+
+            def shoot(self, *args):
+                raise Caught(args)
+
+        for k, pig in enumerate(pigs):
+            centre = pig.get_centre_point()
+            target = Point2D(centre[1], centre[0])
+            for arc in (0, 1):
+                for tap_end in ("lo", "hi"):
+                    calls = []
+
+                    def randint(a, b, k=k, arc=arc, tap_end=tap_end, calls=calls):
+                        n = len(calls)
+                        v = k if n == 0 else arc if (a, b) == (0, 1) and n == 1 else (a if tap_end == "lo" else b)
+                        calls.append(f"{a}-{b}:{v}")
+                        return v
+
+                    pig_shooter_module.random.randint = randint
+                    wrapper_module.random.randint = randint
+                    agent = PigShooter.__new__(PigShooter)
+                    agent.tp = SimpleTrajectoryPlanner()
+                    agent.model, agent.target_class, agent.env = model, target_class, None
+                    env = SBEnvironmentWrapper.__new__(SBEnvironmentWrapper)
+                    env.agent = types.SimpleNamespace(ar=Ar(), tp=agent.tp)
+                    env.model, env.target_class = model, target_class
+                    env.env_state, env.shots_per_level, env.num_birds = gt, 1, 1
+                    shot = agent.select_action(gt)
+                    try:
+                        env.step(shot)
+                        check(False, f"level {level}: the wrapper sent no shot")
+                        continue
+                    except Caught as e:
+                        x, y, _t1, tap_ms, polar = e.args[0]
+                    check(polar == 0, f"level {level}: a Cartesian shot")
+                    row = [ids[level - 1] if ids else level, k, len(pigs), bird.value, " ".join(calls),
+                           int(sling.X), int(sling.Y), int(sling.width), int(sling.height),
+                           repr(float(target.X)), repr(float(target.Y)), int(x), int(y), int(tap_ms)]
+                    if row not in rows[-2:]:  # a bird without a tap: both ends are one shot
+                        rows.append(row)
+    c.disconnect_from_server()
+    pig_shooter_module.random.randint = random.randint
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["task", "pig", "pigs", "bird", "draws", "sling_x", "sling_y", "sling_w", "sling_h",
+                    "target_x", "target_y", "x", "y", "tap_ms"])
+        w.writerows(rows)
+    print(f"planner: {n_levels} levels, {len(rows)} shots of the original PigShooter through its wrapper", flush=True)
+
+
 def pigshooter_run(port, n_levels, agents, out, seed, attempts):
     """The original PigShooter through SBEnvironmentWrapper, `agents` of them in threads, each on
     its share of the levels, `attempts` attempts at each (the paper measured its heuristic agents
@@ -209,20 +300,24 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("agents_dir")
     p.add_argument("port", type=int)
-    p.add_argument("check", choices=["client", "labels", "pigshooter"])
+    p.add_argument("check", choices=["client", "labels", "pigshooter", "planner"])
     p.add_argument("--levels", type=int, required=True, help="levels the server serves")
     p.add_argument("--agents", type=int, default=1)
     p.add_argument("--attempts", type=int, default=1, help="pigshooter: attempts per level")
     p.add_argument("--out")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--real-torch", action="store_true")
+    p.add_argument("--ids", help="planner: a file with the served levels' task ids, one a line")
     a = p.parse_args()
     out = a.out and os.path.abspath(a.out)
+    ids = [line.strip() for line in open(a.ids)] if a.ids else None
     import_framework(os.path.abspath(a.agents_dir), a.real_torch)
     if a.check == "client":
         client_check(a.port, a.levels)
     elif a.check == "labels":
         labels_check(a.port, a.levels)
+    elif a.check == "planner":
+        planner_fixtures(a.port, a.levels, out, ids)
     else:
         pigshooter_run(a.port, a.levels, a.agents, out, a.seed, a.attempts)
     if FAILURES:

@@ -6,15 +6,14 @@
 //! slingshot point before sending). Polar (the AIBirds convention): the bird is pulled `r`
 //! pixels back from its rest point, opposite to the launch angle `theta` in hundredths of a
 //! degree (counter-clockwise from +x, y up). `t1` is ignored, as the original game ignores it.
-//! `t2` is the tap time in milliseconds of game time after the launch; 0 or less: no tap. The
-//! original fires the power on the first frame at least `t2` ms after the release (a wall-clock
-//! stopwatch divided by the simulation speed); rephyre taps at the first physics step whose time
-//! since the launch is at least `t2` (20 ms a step). The game clamps the drag to the bird's drag
+//! `t2` is the tap time in milliseconds of game time after the launch; 0 or less: no tap (the
+//! original's stopwatch is wall-clock time divided by the simulation speed; rephyre's rule is
+//! [`phyq::game::screen_shot`]'s). The game clamps the drag to the bird's drag
 //! radius (1 m, about 18 pixels), as Science Birds does.
 
 use crate::wire::{Aim, ShotArgs};
 use engine::{sin_cos, Fixed, Vec2};
-use phyq::game::{Game, Shot, MAX_SHOT_STEPS, STEPS_PER_SECOND};
+use phyq::game::{screen_shot, Game, Shot, MAX_TAP_MS};
 use phyq::picture::{Framing, WIDTH};
 
 /// Largest release coordinate accepted, in pixels either way (far beyond any screen; the game
@@ -38,14 +37,20 @@ pub fn shot_of(input: &ShotInput, game: &Game, framing: &Framing) -> Result<Shot
             ));
         }
     }
-    let per_pixel = framing.width.div_int(WIDTH as i64);
-    let release = match input.aim {
-        Aim::Cartesian => {
-            // The screen point (pixel centre) in the world, then relative to the rest point.
-            let x = framing.left + per_pixel.mul_int(i64::from(a));
-            let y = framing.top - per_pixel.mul_int(i64::from(b));
-            Vec2::new(x, y) - game.rest_point()
-        }
+    if i64::from(t2) > MAX_TAP_MS {
+        return Err(format!(
+            "tap time {t2} ms is out of range (at most {MAX_TAP_MS} ms after the launch)"
+        ));
+    }
+    let rest = game.rest_point();
+    match input.aim {
+        Aim::Cartesian => Ok(screen_shot(
+            i64::from(a),
+            i64::from(b),
+            i64::from(t2),
+            rest,
+            framing,
+        )),
         Aim::Polar => {
             if b < 0 {
                 return Err(format!("polar shot radius {b} is negative"));
@@ -54,24 +59,13 @@ pub fn shot_of(input: &ShotInput, game: &Game, framing: &Framing) -> Result<Shot
                 .div_int(100)
                 .mul_div(Fixed::PI, Fixed::from_int(180));
             let (s, c) = sin_cos(theta);
-            let r = per_pixel.mul_int(i64::from(b));
-            Vec2::new(-(c * r), -(s * r))
+            let r = framing.width.div_int(WIDTH as i64).mul_int(i64::from(b));
+            // The tap as a Cartesian shot takes it; the release from the pull.
+            let tap = screen_shot(0, 0, i64::from(t2), rest, framing).tap;
+            Ok(Shot {
+                release: Vec2::new(-(c * r), -(s * r)),
+                tap,
+            })
         }
-    };
-    let step_ms = 1000 / i64::from(STEPS_PER_SECOND);
-    let max_ms = i64::from(MAX_SHOT_STEPS) * step_ms;
-    let tap = match i64::from(t2) {
-        ms if ms <= 0 => None,
-        ms if ms > max_ms => {
-            return Err(format!(
-                "tap time {ms} ms is out of range (at most {max_ms} ms after the launch)"
-            ))
-        }
-        // The first whole step at or after it, in seconds (exact: a step is 1/50 s).
-        ms => {
-            let steps = (ms + step_ms - 1) / step_ms;
-            Some(Fixed::from_int(steps as i32).div_int(i64::from(STEPS_PER_SECOND)))
-        }
-    };
-    Ok(Shot { release, tap })
+    }
 }

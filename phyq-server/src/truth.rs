@@ -14,14 +14,11 @@
 //! through a level: 1 the ground, 2 the slingshot, 100 + i the level's i-th object, 10,000 + i
 //! the i-th bird, 20,000 + i its egg.
 //!
-//! The slingshot is the rectangle the game makes of its two sprites' bounds
-//! (`SymbolicGameState.cs`: x from `slingshot_front`'s left to `slingshot_back`'s right, y from
-//! the back's bottom to the front's top), [`SLING_BOUNDS`] from the level's slingshot point: the
-//! agents' trajectory planner measures its reference point and its scale from this rectangle, so
-//! it must be the game's, not the slingshot's collider.
+//! The contours, the slingshot's rectangle and what is off the screen are [`phyq::screen`]'s,
+//! which the agents that plan as the original's read too.
 //!
 //! Differences from the original, each for a reason: a bird's circle is written as the polygon
-//! of 16 points on it (the game gives its polygon collider's points); no `Trajectory` feature
+//! of [`phyq::screen::CIRCLE_POINTS`] points on it (the game gives its polygon collider's points); no `Trajectory` feature
 //! (rephyre draws no trajectory dots); no `currentLife` property.
 //!
 //! Noise ([`Noise`], the noisy requests) is the game's: every contour of a pig, block, TNT or
@@ -31,11 +28,12 @@
 //! is zero: an integer division). The draws come from a counter-based generator: the same seed
 //! and draw number give the same noise everywhere.
 
-use engine::{chain_hash, mix64, sin_cos, Fixed, Vec2};
+use engine::{chain_hash, mix64};
 use phyq::catalogue::Kind;
 use phyq::colours::{colour_map, map_name, palette, sprite_label};
 use phyq::picture::{render, Framing, HEIGHT, WIDTH};
-use phyq::scene::{Outline, Scene, Source};
+use phyq::scene::{Scene, Source};
+use phyq::screen::{contour_units, ground_row, off_screen, round_units};
 use raster::canvas::ONE;
 use serde_json::{json, Value};
 
@@ -57,16 +55,6 @@ pub struct Noise {
 
 /// The noise's radius, in pixels.
 pub const NOISE_PIXELS: i64 = 2;
-
-/// The slingshot's rectangle from the level's slingshot point (world units: x from, x to, y
-/// from, y to): the sprites' bounds. `slingshot_back` (`effects_19`, 40 × 201 px at 100 px a
-/// unit, pivot centred, at (0, 0)) spans x −0.2..0.2, y −1.005..1.005; `slingshot_front`
-/// (`effects_20`, 45 × 126 px, at (−0.26, 0.42)) spans x −0.485..−0.035, y −0.21..1.05 (the
-/// Phy-Q game's `Slingshot.prefab` and `Sprites/Effects/effects.png.meta`).
-pub const SLING_BOUNDS: [(i32, i32); 4] = [(-485, 1000), (200, 1000), (-1005, 1000), (1050, 1000)];
-
-/// Points on a bird's circle in its ground truth.
-const CIRCLE_POINTS: i32 = 16;
 
 /// A deterministic stream of numbers for one noisy ground truth.
 struct Draws {
@@ -108,18 +96,6 @@ fn id_of(source: Source) -> u64 {
     }
 }
 
-/// Whether a contour set is entirely off the screen: left of it, right of it, above it, or
-/// below the ground's row (or the screen's bottom, if higher).
-fn off_screen(contours: &[Vec<[i64; 2]>], ground_row: i64) -> bool {
-    let pts = || contours.iter().flatten();
-    let bottom = ground_row.min(HEIGHT as i64);
-    pts().next().is_none()
-        || pts().all(|p| p[0] < 0)
-        || pts().all(|p| p[0] > WIDTH as i64)
-        || pts().all(|p| p[1] < 0)
-        || pts().all(|p| p[1] > bottom)
-}
-
 /// The feature collection of a scene, as the JSON text the server sends.
 pub fn ground_truth(
     scene: &Scene,
@@ -129,7 +105,7 @@ pub fn ground_truth(
 ) -> String {
     let mut draws = noise.map(Draws::new);
     let mut features: Vec<Value> = Vec::with_capacity(scene.objects.len() + 1);
-    let (_, ground_row) = framing.pixel(Vec2::new(framing.left, scene.ground_y));
+    let ground_row = ground_row(scene, framing);
     features.push(json!({
         "type": "Feature",
         "geometry": {},
@@ -147,44 +123,19 @@ pub fn ground_truth(
             (Labels::Plain, _) => "Object".to_string(),
         };
         let moves = !matches!(o.kind, Kind::Slingshot | Kind::Bird(_));
-        let mut contours: Vec<Vec<[i64; 2]>> = Vec::new();
-        if o.kind == Kind::Slingshot {
-            let b = SLING_BOUNDS.map(|(n, d)| Fixed::from_int(n).div_int(i64::from(d)));
-            let corner = |x: Fixed, y: Fixed| {
-                let (px, py) = framing.pixel(o.position + Vec2::new(x, y));
-                [px, py]
-            };
-            contours.push(vec![
-                corner(b[0], b[2]),
-                corner(b[0], b[3]),
-                corner(b[1], b[3]),
-                corner(b[1], b[2]),
-            ]);
-        }
-        for outline in o
-            .outlines()
+        // One offset per contour of a moving object, drawn in order, before the rounding.
+        let contours: Vec<Vec<[i64; 2]>> = contour_units(o, framing)
             .into_iter()
-            .filter(|_| o.kind != Kind::Slingshot)
-        {
-            let paths = match outline {
-                Outline::Polygon { paths } => paths,
-                Outline::Circle { centre, radius } => vec![circle_points(centre, radius)],
-            };
-            for p in &paths {
+            .map(|p| {
                 let (dx, dy) = match draws.as_mut() {
                     Some(d) if moves => d.offset(),
                     _ => (0, 0),
                 };
-                contours.push(
-                    p.iter()
-                        .map(|&v| {
-                            let (x, y) = framing.units(v);
-                            [round_units(x + dx), round_units(y + dy)]
-                        })
-                        .collect(),
-                );
-            }
-        }
+                p.into_iter()
+                    .map(|(x, y)| [round_units(x + dx), round_units(y + dy)])
+                    .collect()
+            })
+            .collect();
         if off_screen(&contours, ground_row) {
             continue;
         }
@@ -210,24 +161,6 @@ pub fn ground_truth(
         }));
     }
     json!([{"type": "FeatureCollection", "features": features}]).to_string()
-}
-
-/// Picture units to whole pixels, to nearest, ties up ([`Framing::pixel`]'s rounding).
-fn round_units(u: i64) -> i64 {
-    (u + ONE / 2).div_euclid(ONE)
-}
-
-/// A circle as [`CIRCLE_POINTS`] world points, counter-clockwise from angle 0.
-fn circle_points(centre: Vec2, radius: Fixed) -> Vec<Vec2> {
-    (0..CIRCLE_POINTS)
-        .map(|k| {
-            let angle = Fixed::PI
-                .mul_int(2 * i64::from(k))
-                .div_int(i64::from(CIRCLE_POINTS));
-            let (s, c) = sin_cos(angle);
-            centre + Vec2::new(c * radius, s * radius)
-        })
-        .collect()
 }
 
 /// The screenshot: `WIDTH × HEIGHT` pixels, 3 bytes (R, G, B) each, rows from the top.

@@ -17,8 +17,9 @@
 //!   that pass it) and names the draw the tier keeps;
 //! * observations: [`scene`] (the bodies to see, from a level's initial state or, later, a
 //!   simulation), [`picture`] (the 640 × 480 screenshot in the original's colour codes and
-//!   framing), [`symbolic`] (the original's symbolic representation as JSON), [`colours`] (the
-//!   sprites' colour maps and the palette).
+//!   framing), [`symbolic`] (the original's symbolic representation as JSON), [`screen`] (the
+//!   screen as the original's agents read it: contours in pixels, the slingshot's rectangle, the
+//!   boxes of their state reader), [`colours`] (the sprites' colour maps and the palette).
 //!
 //! The data in `data/` is Phy-Q's (MIT, `data/LICENSE`, `data/NOTICE`) but for
 //! `data/witnesses.csv`, which rephyre wrote (`rephyre phyq-witness`); the code is rephyre's.
@@ -34,6 +35,7 @@ pub mod number;
 pub mod picture;
 pub mod playdata;
 pub mod scene;
+pub mod screen;
 pub mod symbolic;
 pub mod templates;
 pub mod witnesses;

@@ -25,4 +25,7 @@ pub use play::{
     play, play_observed, settings, Game, Outcome, PlayError, Shot, Status, IMMORTAL_STEPS,
     MAX_SHOT_STEPS, STEPS_PER_SECOND,
 };
-pub use shots::{format_shots, parse_shots, PixelShot, ShotError, MAX_OFFSET_PX, MAX_SHOTS};
+pub use shots::{
+    format_shots, parse_shots, screen_shot, PixelShot, ShotError, MAX_OFFSET_PX, MAX_SHOTS,
+    MAX_TAP_MS,
+};

@@ -181,6 +181,36 @@ impl PixelShot {
     }
 }
 
+/// A shot as the original's agents send it to the game: `(x, y)` where the bird is let go, in
+/// whole pixels of the 640 × 480 screen of `framing` (x right, y down; the pixel's corner, as the
+/// game takes it), and the tap `tap_ms` milliseconds of game time after the launch (0 or less:
+/// no tap). The original fires the power on the first frame at least `tap_ms` after the release;
+/// rephyre taps at the first physics step whose time since the launch is at least `tap_ms` (20 ms
+/// a step). A tap after the longest shot never comes: none. `rest` is the bird's rest point.
+pub fn screen_shot(x: i64, y: i64, tap_ms: i64, rest: Vec2, framing: &Framing) -> Shot {
+    let per_pixel = framing.width.div_int(WIDTH as i64);
+    let point = Vec2::new(
+        framing.left + per_pixel.mul_int(x),
+        framing.top - per_pixel.mul_int(y),
+    );
+    let step_ms = 1000 / i64::from(STEPS_PER_SECOND);
+    let tap = match tap_ms {
+        ms if ms <= 0 || ms > MAX_TAP_MS => None,
+        // The first whole step at or after it, in seconds (exact: a step is 1/50 s).
+        ms => {
+            let steps = (ms + step_ms - 1) / step_ms;
+            Some(Fixed::from_int(steps as i32).div_int(i64::from(STEPS_PER_SECOND)))
+        }
+    };
+    Shot {
+        release: point - rest,
+        tap,
+    }
+}
+
+/// The latest tap [`screen_shot`] takes, in milliseconds: the longest shot's last step.
+pub const MAX_TAP_MS: i64 = MAX_SHOT_STEPS as i64 * 1000 / STEPS_PER_SECOND as i64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
