@@ -56,11 +56,12 @@ fn parse_row(line: &str) -> Result<Row, String> {
     let small = |what: &str, s: &str| -> Result<u32, String> {
         u32::try_from(num(what, s)?).map_err(|_| format!("{what} {s:?} is too large"))
     };
-    let index = id
-        .rsplit(':')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| format!("task id {id:?} does not end with :NNNNN"))?;
+    // A generated task's index; 0 for a level named by its file (an imported level set's).
+    let index = match id.parse::<crate::LevelId>() {
+        Ok(crate::LevelId::Coded { index, .. }) => index,
+        Ok(crate::LevelId::Named(_)) => 0,
+        Err(e) => return Err(format!("task id {id:?}: {e}")),
+    };
     let refused = refused
         .split_whitespace()
         .map(|r| {

@@ -8,6 +8,10 @@
 //! One task is one runner task advanced one draw at a time, so a run checkpoints, resumes and
 //! writes the same bytes on any thread count.
 //!
+//! The levels of a level set (`tasks import-levels`) are checked as they are, once each: an
+//! imported level has no generator to draw again from, so one that is not sound is left without
+//! a witness, its one refusal saying why (attempt 0).
+//!
 //! The file (`phyq/data/witnesses.csv` for the built-in tier) has one row per task:
 //! `task_id,template,attempt,found,refused,shots_tried,steps,shots`, with `attempt` the draw
 //! kept, `refused` the draws refused before it (`attempt:rest` or `attempt:search`, space
@@ -18,9 +22,11 @@ use crate::runner::{self, RunConfig, TaskJob};
 use anyhow::{bail, Context, Result};
 use phyq::game::format_shots;
 use phyq::game::soundness::{check, verify_witness, Unsound};
-use phyq::generator::{regenerate, task_id, TASKS_PER_TEMPLATE};
+use phyq::generator::{regenerate, task_id, template_of, TASKS_PER_TEMPLATE};
+use phyq::levelset::Entry;
 use phyq::templates::{templates, Template};
 pub use phyq::witnesses::{parse, Row, HEADER};
+use phyq::LevelId;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -63,10 +69,19 @@ pub struct State {
     pub steps: u64,
 }
 
+/// One task of a run.
+#[derive(Clone, Copy, Debug)]
+pub enum WitnessTask {
+    /// Task `index` of a template, drawn by the generator (and drawn again when refused).
+    Drawn(&'static Template, u32),
+    /// A level of a level set, checked as it is.
+    Level(&'static Entry),
+}
+
 /// The tasks of a run.
 pub struct Job {
     pub params: Params,
-    pub tasks: Vec<(&'static Template, u32)>,
+    pub tasks: Vec<WitnessTask>,
 }
 
 impl Job {
@@ -90,9 +105,44 @@ impl Job {
         };
         let tasks = chosen
             .into_iter()
-            .flat_map(|t| (1..=params.per_template).map(move |i| (t, i)))
+            .flat_map(|t| (1..=params.per_template).map(move |i| WitnessTask::Drawn(t, i)))
             .collect();
         Ok(Job { params, tasks })
+    }
+
+    /// The levels of a level set, or those of `templates` (codes) among them.
+    pub fn of_levels(entries: &'static [Entry], templates: Option<&[String]>) -> Result<Job> {
+        let wanted: Option<Vec<&'static Template>> = templates
+            .map(|codes| {
+                codes
+                    .iter()
+                    .map(|c| {
+                        phyq::templates::find(c).with_context(|| {
+                            format!("unknown Phy-Q template {c:?} (e.g. 1_1_4 or 1.1)")
+                        })
+                    })
+                    .collect::<Result<_>>()
+            })
+            .transpose()?;
+        let tasks: Vec<WitnessTask> = entries
+            .iter()
+            .filter(|e| {
+                wanted.as_ref().is_none_or(|w| {
+                    template_of(&e.id).is_some_and(|t| w.iter().any(|x| x.code == t.code))
+                })
+            })
+            .map(WitnessTask::Level)
+            .collect();
+        if tasks.is_empty() {
+            bail!("no level of the set is of the templates given");
+        }
+        Ok(Job {
+            params: Params {
+                templates: templates.map(<[String]>::to_vec),
+                ..Params::default()
+            },
+            tasks,
+        })
     }
 }
 
@@ -104,7 +154,24 @@ impl TaskJob for Job {
     }
 
     fn fingerprint(&self) -> String {
-        let codes: Vec<&str> = self.tasks.iter().map(|(t, _)| t.code.as_str()).collect();
+        let mut codes: Vec<&str> = Vec::new();
+        let mut levels: Vec<String> = Vec::new();
+        for t in &self.tasks {
+            match t {
+                WitnessTask::Drawn(t, _) => codes.push(t.code.as_str()),
+                WitnessTask::Level(e) => levels.push(format!(
+                    "{} {:016x}",
+                    e.id,
+                    fnv64(format!("{:?}", e.level).as_bytes())
+                )),
+            }
+        }
+        if !levels.is_empty() {
+            return format!(
+                "phyq-witness-levels-1 {:016x}",
+                fnv64(levels.join(",").as_bytes())
+            );
+        }
         format!(
             "phyq-witness-2 seed {} per {} redraws {} templates {:016x}",
             self.params.seed,
@@ -115,7 +182,13 @@ impl TaskJob for Job {
     }
 
     fn advance(&self, task: usize, state: &mut State) -> bool {
-        let (template, index) = self.tasks[task];
+        let (template, index) = match self.tasks[task] {
+            WitnessTask::Drawn(t, i) => (t, i),
+            WitnessTask::Level(e) => {
+                check_level(&e.level, state);
+                return true;
+            }
+        };
         let drawn = match regenerate(template, index, self.params.seed, state.attempt) {
             Ok(g) => g,
             // The generator's own bound on attempts: nothing more to draw.
@@ -149,9 +222,29 @@ impl TaskJob for Job {
     }
 }
 
+/// One imported level's check: its witness, or its one refusal (attempt 0) and why.
+fn check_level(level: &phyq::Level, state: &mut State) {
+    let Ok(verdict) = check(level) else {
+        // A level the game cannot build was refused when the set was imported.
+        return;
+    };
+    if let Some(s) = &verdict.search {
+        state.shots_tried += s.shots_tried;
+        state.steps += s.steps;
+    }
+    match verdict.witness() {
+        Ok(shots) => state.shots = Some(format_shots(shots)),
+        Err(why) => state.refused.push((0, why)),
+    }
+}
+
 /// Runs the job to the end (checkpointed and resumable through `cfg`).
 pub fn run(params: Params, cfg: &RunConfig) -> Result<(Job, Vec<State>)> {
-    let job = Job::new(params)?;
+    run_job(Job::new(params)?, cfg)
+}
+
+/// Runs a job made by [`Job::new`] or [`Job::of_levels`] to the end.
+pub fn run_job(job: Job, cfg: &RunConfig) -> Result<(Job, Vec<State>)> {
     let states = runner::run(&job, cfg)?;
     Ok((job, states))
 }
@@ -161,10 +254,26 @@ pub fn rows(job: &Job, states: &[State]) -> Vec<Row> {
     job.tasks
         .iter()
         .zip(states)
-        .map(|((t, index), s)| Row {
-            task_id: task_id(t, *index).to_string(),
-            template: t.code.clone(),
-            index: *index,
+        .map(|(task, s)| {
+            let (task_id, template, index) = match *task {
+                WitnessTask::Drawn(t, index) => {
+                    (task_id(t, index).to_string(), t.code.clone(), index)
+                }
+                WitnessTask::Level(e) => (
+                    e.id.to_string(),
+                    template_of(&e.id).map_or_else(String::new, |t| t.code.clone()),
+                    match e.id {
+                        LevelId::Coded { index, .. } => index,
+                        LevelId::Named(_) => 0,
+                    },
+                ),
+            };
+            (task_id, template, index, s)
+        })
+        .map(|(task_id, template, index, s)| Row {
+            task_id,
+            template,
+            index,
             attempt: if s.shots.is_some() { s.attempt } else { 0 },
             found: s.shots.is_some(),
             refused: s.refused.clone(),
@@ -212,6 +321,15 @@ pub fn verify(rows: &[Row], seed: u64, pool: &rayon::ThreadPool) -> Vec<String> 
         let shots = phyq::game::parse_shots(&r.shots).map_err(|e| e.to_string())?;
         verify_witness(&g.level, &shots)
     };
+    failures(rows, pool, one)
+}
+
+/// One message per row that `one` finds wrong, in row order, computed on `pool`.
+fn failures(
+    rows: &[Row],
+    pool: &rayon::ThreadPool,
+    one: impl Fn(&Row) -> Result<(), String> + Sync,
+) -> Vec<String> {
     pool.install(|| {
         rows.par_iter()
             .map(|r| one(r).err().map(|e| format!("{}: {e}", r.task_id)))
@@ -222,15 +340,47 @@ pub fn verify(rows: &[Row], seed: u64, pool: &rayon::ThreadPool) -> Vec<String> 
     .collect()
 }
 
+/// Re-checks every witness of `rows` against the levels of a level set: the row's level is in
+/// the set, it starts at rest and the shots pass it. Messages as [`verify`]'s.
+pub fn verify_levels(rows: &[Row], entries: &[Entry], pool: &rayon::ThreadPool) -> Vec<String> {
+    let one = |r: &Row| -> Result<(), String> {
+        if !r.found {
+            return Ok(());
+        }
+        let e = entries
+            .iter()
+            .find(|e| e.id.to_string() == r.task_id)
+            .ok_or_else(|| "not a level of the set".to_string())?;
+        let shots = phyq::game::parse_shots(&r.shots).map_err(|e| e.to_string())?;
+        verify_witness(&e.level, &shots)
+    };
+    failures(rows, pool, one)
+}
+
 /// Per template: tasks, sound at the first draw, sound in the end, draws refused (at rest /
-/// search), and what the search cost, as a Markdown table in the paper's order.
+/// search), and what the search cost, as a Markdown table in the paper's order; the levels of a
+/// level set that carry no template on one line after them.
 pub fn summary_markdown(rows: &[Row]) -> String {
     let mut out = String::from(
         "| template | scenario | tasks | sound at the first draw | sound | refused: not at rest | refused: no pass found | shots tried per task | steps per task |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut totals = [0u64; 7];
-    for t in templates() {
-        let mine: Vec<&Row> = rows.iter().filter(|r| r.template == t.code).collect();
+    let mut groups: Vec<(String, String, Vec<&Row>)> = templates()
+        .iter()
+        .map(|t| {
+            (
+                format!("{} ({})", t.paper, t.code),
+                format!("{} {}", t.scenario, t.scenario_name),
+                rows.iter().filter(|r| r.template == t.code).collect(),
+            )
+        })
+        .collect();
+    groups.push((
+        "levels without a template".into(),
+        String::new(),
+        rows.iter().filter(|r| r.template.is_empty()).collect(),
+    ));
+    for (name, scenario, mine) in groups {
         if mine.is_empty() {
             continue;
         }
@@ -257,11 +407,7 @@ pub fn summary_markdown(rows: &[Row]) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} ({}) | {} {} | {n} | {first} | {sound} | {rest} | {search} | {} | {} |",
-            t.paper,
-            t.code,
-            t.scenario,
-            t.scenario_name,
+            "| {name} | {scenario} | {n} | {first} | {sound} | {rest} | {search} | {} | {} |",
             tried / n,
             steps / n
         );

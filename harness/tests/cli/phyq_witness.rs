@@ -1,6 +1,7 @@
 //! `phyq-witness`: the committed witnesses replay through `simulate --shots`; a run writes the
 //! file and its summary, the same bytes on any thread count and after a resume; `--verify`
-//! accepts a good file and refuses a broken one with one line and exit 2.
+//! accepts a good file and refuses a broken one with one line and exit 2; on an imported level
+//! set (`--tasks F`) each level is checked as it is.
 
 use crate::common::{fails, ok, s};
 
@@ -92,7 +93,104 @@ fn verify_refuses_a_broken_witness_and_a_bad_file() {
         s(&dir.path().join("x.csv")),
     ]);
     assert!(err.contains("unknown Phy-Q template"), "{err}");
-    // A level set is not the generator's tasks: said, not ignored.
-    let err = fails(&["--tasks", s(&bad), "phyq-witness", "--verify", s(&path)]);
-    assert!(err.contains("does not take --tasks"), "{err}");
+}
+
+#[test]
+fn a_level_set_is_checked_level_by_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let templates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../phyq/data/templates");
+    // Two template levels and one of them under a file name that is no task id.
+    std::fs::copy(templates.join("1_1_1_1.xml"), p("1_1_1_1.xml")).unwrap();
+    std::fs::copy(templates.join("1_1_4_1.xml"), p("lone-pig.xml")).unwrap();
+    let set = p("set.json");
+    ok(&[
+        "tasks",
+        "import-levels",
+        s(&p("1_1_1_1.xml")),
+        s(&p("lone-pig.xml")),
+        "--out",
+        s(&set),
+    ]);
+    let (out, md) = (p("w.csv"), p("w.md"));
+    let said = ok(&[
+        "--tasks",
+        s(&set),
+        "phyq-witness",
+        "--out",
+        s(&out),
+        "--summary",
+        s(&md),
+    ]);
+    assert!(
+        said.contains("2 tasks: 2 sound (0 of them redrawn)"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.splitn(8, ',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(
+        rows[0][..4],
+        ["phyq:1_1_1:00001", "1_1_1", "0", "true"],
+        "{text}"
+    );
+    assert_eq!(rows[1][..4], ["phyq:lone-pig", "", "0", "true"], "{text}");
+    // The witnesses replay on the set's levels, and --verify checks them there.
+    for r in &rows {
+        let v = ok(&[
+            "--tasks",
+            s(&set),
+            "simulate",
+            r[0],
+            "--json",
+            "--shots",
+            r[7],
+        ]);
+        assert!(v.contains("\"status\":\"passed\""), "{v}");
+    }
+    let v = ok(&["--tasks", s(&set), "phyq-witness", "--verify", s(&out)]);
+    assert!(v.contains("2 witnesses, 2 verified, 0 failed"), "{v}");
+    let summary = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        summary.contains("| 1.4 (1_1_1) | 1 single force | 1 | 1 | 1 |"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("| levels without a template |  | 1 | 1 | 1 |"),
+        "{summary}"
+    );
+    // The generator's options are not the set's: said, not ignored; a PHYRE file is refused.
+    let err = fails(&[
+        "--tasks",
+        s(&set),
+        "phyq-witness",
+        "--seed",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("--seed is for the generator's tasks"), "{err}");
+    let err = fails(&[
+        "--tasks",
+        s(&set),
+        "phyq-witness",
+        "--per-template",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        err.contains("--per-template is for the generator's tasks"),
+        "{err}"
+    );
+    let phyre = p("phyre.rpts");
+    let original =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tasks/tests/data/tasks.bin.lzma");
+    ok(&["tasks", "import", s(&original), "--out", s(&phyre)]);
+    let err = fails(&["--tasks", s(&phyre), "phyq-witness", "--out", s(&out)]);
+    assert!(err.contains("holds PHYRE tasks"), "{err}");
 }
