@@ -16,9 +16,10 @@ use crate::body::Body;
 use crate::contact::{Contact, Measured, ToiContact, ToiPairContact, ToiSide};
 use crate::events::ContactEvents;
 use crate::fixed::Fixed;
-use crate::manifold::{position_point, WorldManifold};
+use crate::manifold::{position_point, Manifold, WorldManifold};
 use crate::math::{body_origin, Rot, Transform, Vec2};
 use crate::settings::*;
+use crate::shape::Shape;
 
 /// One body's working state during an island solve.
 #[derive(Clone, Copy, Debug)]
@@ -38,6 +39,41 @@ struct SolverBody {
 }
 
 impl SolverBody {
+    /// A body at its time of impact (its sweep's `c0`/`a0`), for a continuous-collision
+    /// sub-step.
+    fn at_time_of_impact(b: &Body) -> SolverBody {
+        SolverBody {
+            c: b.sweep.c0,
+            a: b.sweep.a0,
+            v: b.v,
+            w: b.w,
+            inv_mass: b.inv_mass,
+            inv_inertia: b.inv_inertia,
+            local_center: b.sweep.local_center,
+            q: b.q0,
+            q_angle: b.sweep.a0,
+            round: b.round,
+        }
+    }
+
+    /// A motionless, massless body at `c` standing in for the static bodies of a
+    /// continuous-collision sub-step's velocity solve: static bodies take no impulse, so one
+    /// stand-in serves every static contact.
+    fn static_stand_in(c: Vec2) -> SolverBody {
+        SolverBody {
+            c,
+            a: Fixed::ZERO,
+            v: Vec2::ZERO,
+            w: Fixed::ZERO,
+            inv_mass: Fixed::ZERO,
+            inv_inertia: Fixed::ZERO,
+            local_center: Vec2::ZERO,
+            q: Rot::IDENTITY,
+            q_angle: Fixed::ZERO,
+            round: false,
+        }
+    }
+
     /// The body's transform at its current centre and angle, as far as it places the body's
     /// points. A round body's rotation moves none of its points (they are all the origin, the
     /// centre of mass, and rotating the zero vector gives exactly zero), so its transform is
@@ -257,55 +293,28 @@ impl IslandSolver {
             integrate(sb, h);
         }
 
-        // Position correction.
-        let mut solved = false;
-        for _ in 0..step.position_iterations {
-            let mut min_sep = Fixed::ZERO;
-            for cc in &self.constraints {
-                let c = &contacts[island_contacts[cc.contact]];
-                let ra_shape = bodies[c.body_a as usize].parts[c.part_a as usize].radius();
-                let rb_shape = bodies[c.body_b as usize].parts[c.part_b as usize].radius();
-                for j in 0..c.manifold.points.len() {
-                    let xa = self.bodies[cc.a].transform();
-                    let xb = self.bodies[cc.b].transform();
-                    let (n, point, sep) =
-                        position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
-                    let (sa, sb) = (&self.bodies[cc.a], &self.bodies[cc.b]);
-                    let ra = point - sa.c;
-                    let rb = point - sb.c;
-                    min_sep = min_sep.min(sep);
-                    let corr = (BAUMGARTE * (sep + LINEAR_SLOP))
-                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
-                    if corr.raw() == 0 {
-                        // A zero correction gives a zero impulse: every update below would be
-                        // an exact no-op.
-                        continue;
-                    }
-                    let rna = ra.cross(n);
-                    let rnb = rb.cross(n);
-                    let k = sa.inv_mass
-                        + sb.inv_mass
-                        + sa.inv_inertia * rna * rna
-                        + sb.inv_inertia * rnb * rnb;
-                    let impulse = if k.is_positive() {
-                        -(corr / k)
-                    } else {
-                        Fixed::ZERO
-                    };
-                    let p = n.scale(impulse);
-                    let sa = &mut self.bodies[cc.a];
-                    sa.c -= p.scale(sa.inv_mass);
-                    sa.a -= sa.inv_inertia * ra.cross(p);
-                    let sb = &mut self.bodies[cc.b];
-                    sb.c += p.scale(sb.inv_mass);
-                    sb.a += sb.inv_inertia * rb.cross(p);
+        // Position correction, both sides of every contact solver bodies (static ones included).
+        let (world_bodies, world_contacts): (&[Body], &[Contact]) = (bodies, contacts);
+        let constraints = &self.constraints;
+        let solved = correct_positions(
+            &mut self.bodies,
+            &PositionTuning::step(step.position_iterations),
+            constraints.len(),
+            move |i| {
+                let cc = &constraints[i];
+                let c = &world_contacts[island_contacts[cc.contact]];
+                let radius = |body: u32, part: u16| {
+                    world_bodies[body as usize].parts[part as usize].radius()
+                };
+                PositionContact {
+                    manifold: &c.manifold,
+                    a: cc.a,
+                    radius_a: radius(c.body_a, c.part_a),
+                    b: Other::Body(cc.b),
+                    radius_b: radius(c.body_b, c.part_b),
                 }
-            }
-            if min_sep >= -(LINEAR_SLOP.mul_int(3)) {
-                solved = true;
-                break;
-            }
-        }
+            },
+        );
 
         // Write back.
         for (k, &bi) in island_bodies.iter().enumerate() {
@@ -328,7 +337,7 @@ fn make_constraint(
     ia: usize,
     ib: usize,
     wm: &WorldManifold,
-    manifold: &crate::manifold::Manifold,
+    manifold: &Manifold,
     friction: Fixed,
     restitution: Fixed,
     warm: bool,
@@ -421,75 +430,31 @@ impl IslandSolver {
         h: Fixed,
         velocity_iterations: u32,
     ) {
-        let toi_baumgarte = Fixed::ratio(75, 100);
-        let mut sb = SolverBody {
-            c: body.sweep.c0,
-            a: body.sweep.a0,
-            v: body.v,
-            w: body.w,
-            inv_mass: body.inv_mass,
-            inv_inertia: body.inv_inertia,
-            local_center: body.sweep.local_center,
-            q: body.q0,
-            q_angle: body.sweep.a0,
-            round: body.round,
-        };
-        for _ in 0..TOI_POSITION_ITERATIONS {
-            let mut min_sep = Fixed::ZERO;
-            for hit in hits.iter() {
-                let ra_shape = body.parts[hit.part].radius();
-                for j in 0..hit.manifold.points.len() {
-                    let xa = sb.transform();
-                    let (n, point, sep) = position_point(
-                        &hit.manifold,
-                        j,
-                        &xa,
-                        ra_shape,
-                        &hit.static_xf,
-                        hit.static_radius,
-                    );
-                    let ra = point - sb.c;
-                    min_sep = min_sep.min(sep);
-                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP))
-                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
-                    if corr.raw() == 0 {
-                        continue; // a zero impulse, as in the island solve
-                    }
-                    let rna = ra.cross(n);
-                    let k = sb.inv_mass + sb.inv_inertia * rna * rna;
-                    let impulse = if k.is_positive() {
-                        -(corr / k)
-                    } else {
-                        Fixed::ZERO
-                    };
-                    let p = n.scale(impulse);
-                    sb.c -= p.scale(sb.inv_mass);
-                    sb.a -= sb.inv_inertia * ra.cross(p);
+        self.bodies.clear();
+        self.bodies.push(SolverBody::at_time_of_impact(body));
+        let (parts, placed_hits): (&[Shape], &[ToiContact]) = (&body.parts, hits);
+        correct_positions(
+            &mut self.bodies,
+            &PositionTuning::time_of_impact(),
+            placed_hits.len(),
+            move |i| {
+                let hit = &placed_hits[i];
+                PositionContact {
+                    manifold: &hit.manifold,
+                    a: 0,
+                    radius_a: parts[hit.part].radius(),
+                    b: Other::Static(hit.static_xf),
+                    radius_b: hit.static_radius,
                 }
-            }
-            if min_sep >= -(LINEAR_SLOP + LINEAR_SLOP.div_int(2)) {
-                break;
-            }
-        }
+            },
+        );
+        let sb = &mut self.bodies[0];
         body.sweep.c0 = sb.c;
         body.sweep.a0 = sb.a;
         body.q0 = sb.rotation();
-        // Velocities: the body (index 0) against a motionless, massless stand-in for the static
-        // bodies (index 1); static bodies take no impulse, so one stand-in serves every hit.
-        self.bodies.clear();
-        self.bodies.push(sb);
-        self.bodies.push(SolverBody {
-            c: sb.c,
-            a: Fixed::ZERO,
-            v: Vec2::ZERO,
-            w: Fixed::ZERO,
-            inv_mass: Fixed::ZERO,
-            inv_inertia: Fixed::ZERO,
-            local_center: Vec2::ZERO,
-            q: Rot::IDENTITY,
-            q_angle: Fixed::ZERO,
-            round: false,
-        });
+        // Velocities: the body (index 0) against the static bodies' stand-in (index 1).
+        let stand_in = SolverBody::static_stand_in(sb.c);
+        self.bodies.push(stand_in);
         let xa = self.bodies[0].transform();
         self.constraints.clear();
         for (i, hit) in hits.iter_mut().enumerate() {
@@ -540,34 +505,9 @@ impl IslandSolver {
         velocity_iterations: u32,
     ) {
         const FIXED: usize = 2;
-        let toi_baumgarte = Fixed::ratio(75, 100);
-        let at_toi = |b: &Body| SolverBody {
-            c: b.sweep.c0,
-            a: b.sweep.a0,
-            v: b.v,
-            w: b.w,
-            inv_mass: b.inv_mass,
-            inv_inertia: b.inv_inertia,
-            local_center: b.sweep.local_center,
-            q: b.q0,
-            q_angle: b.sweep.a0,
-            round: b.round,
-        };
         self.bodies.clear();
-        self.bodies.push(at_toi(pair[0]));
-        self.bodies.push(at_toi(pair[1]));
-        self.bodies.push(SolverBody {
-            c: pair[0].sweep.c0,
-            a: Fixed::ZERO,
-            v: Vec2::ZERO,
-            w: Fixed::ZERO,
-            inv_mass: Fixed::ZERO,
-            inv_inertia: Fixed::ZERO,
-            local_center: Vec2::ZERO,
-            q: Rot::IDENTITY,
-            q_angle: Fixed::ZERO,
-            round: false,
-        });
+        self.bodies.push(SolverBody::at_time_of_impact(pair[0]));
+        self.bodies.push(SolverBody::at_time_of_impact(pair[1]));
         // Solver index and radius of each side of a contact.
         let sides = |pair: &[&mut Body; 2], c: &ToiPairContact| {
             let (ia, ka) = c.a;
@@ -578,60 +518,36 @@ impl IslandSolver {
             };
             (ia, ra, ib, rb)
         };
-        for _ in 0..TOI_POSITION_ITERATIONS {
-            let mut min_sep = Fixed::ZERO;
-            for c in contacts.iter() {
-                let (ia, ra_shape, ib, rb_shape) = sides(&pair, c);
-                for j in 0..c.manifold.points.len() {
-                    let xa = self.bodies[ia].transform();
-                    let xb = match c.b {
-                        ToiSide::Body(..) => self.bodies[ib].transform(),
-                        ToiSide::Static { xf, .. } => xf,
-                    };
-                    let (n, point, sep) =
-                        position_point(&c.manifold, j, &xa, ra_shape, &xb, rb_shape);
-                    let (sa, sb) = (&self.bodies[ia], &self.bodies[ib]);
-                    let ra = point - sa.c;
-                    let rb = point - sb.c;
-                    min_sep = min_sep.min(sep);
-                    let corr = (toi_baumgarte * (sep + LINEAR_SLOP))
-                        .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
-                    if corr.raw() == 0 {
-                        continue;
-                    }
-                    let rna = ra.cross(n);
-                    let rnb = rb.cross(n);
-                    let k = sa.inv_mass
-                        + sb.inv_mass
-                        + sa.inv_inertia * rna * rna
-                        + sb.inv_inertia * rnb * rnb;
-                    let impulse = if k.is_positive() {
-                        -(corr / k)
-                    } else {
-                        Fixed::ZERO
-                    };
-                    let p = n.scale(impulse);
-                    let sa = &mut self.bodies[ia];
-                    sa.c -= p.scale(sa.inv_mass);
-                    sa.a -= sa.inv_inertia * ra.cross(p);
-                    if ib != FIXED {
-                        let sb = &mut self.bodies[ib];
-                        sb.c += p.scale(sb.inv_mass);
-                        sb.a += sb.inv_inertia * rb.cross(p);
-                    }
+        let (pair_parts, placed): ([&[Shape]; 2], &[ToiPairContact]) =
+            ([&pair[0].parts, &pair[1].parts], contacts);
+        correct_positions(
+            &mut self.bodies,
+            &PositionTuning::time_of_impact(),
+            placed.len(),
+            move |i| {
+                let c = &placed[i];
+                let (ia, ka) = c.a;
+                let (b, radius_b) = match c.b {
+                    ToiSide::Body(ib, kb) => (Other::Body(ib), pair_parts[ib][kb].radius()),
+                    ToiSide::Static { xf, radius, .. } => (Other::Static(xf), radius),
+                };
+                PositionContact {
+                    manifold: &c.manifold,
+                    a: ia,
+                    radius_a: pair_parts[ia][ka].radius(),
+                    b,
+                    radius_b,
                 }
-            }
-            if min_sep >= -(LINEAR_SLOP + LINEAR_SLOP.div_int(2)) {
-                break;
-            }
-        }
+            },
+        );
         for (k, body) in pair.iter_mut().enumerate() {
             let sb = &mut self.bodies[k];
             body.sweep.c0 = sb.c;
             body.sweep.a0 = sb.a;
             body.q0 = sb.rotation();
         }
-        self.bodies[FIXED].c = self.bodies[0].c;
+        let stand_in = SolverBody::static_stand_in(self.bodies[0].c);
+        self.bodies.push(stand_in);
         let x = [self.bodies[0].transform(), self.bodies[1].transform()];
         self.constraints.clear();
         for (i, c) in contacts.iter_mut().enumerate() {
@@ -665,6 +581,133 @@ impl IslandSolver {
             write_back(sb, body, false);
         }
     }
+}
+
+/// How position correction is tuned: Box2D's values for the regular step and for the
+/// continuous-collision sub-step, which pushes harder and stops sooner.
+#[derive(Clone, Copy, Debug)]
+struct PositionTuning {
+    /// The share of a point's overlap (beyond the slop) removed at each visit.
+    baumgarte: Fixed,
+    /// Correction stops once no point's separation is below this.
+    enough: Fixed,
+    /// The most sweeps over the contacts.
+    iterations: u32,
+}
+
+impl PositionTuning {
+    /// The regular step's: Baumgarte 0.2, until the worst separation is above −3 slops.
+    fn step(iterations: u32) -> PositionTuning {
+        PositionTuning {
+            baumgarte: BAUMGARTE,
+            enough: -(LINEAR_SLOP.mul_int(3)),
+            iterations,
+        }
+    }
+
+    /// A continuous-collision sub-step's: Baumgarte 0.75, until the worst separation is above
+    /// −1.5 slops, at most [`TOI_POSITION_ITERATIONS`] sweeps.
+    fn time_of_impact() -> PositionTuning {
+        PositionTuning {
+            baumgarte: Fixed::ratio(75, 100),
+            enough: -(LINEAR_SLOP + LINEAR_SLOP.div_int(2)),
+            iterations: TOI_POSITION_ITERATIONS,
+        }
+    }
+}
+
+/// The B side of a contact in position correction.
+#[derive(Clone, Copy, Debug)]
+enum Other {
+    /// A solver body, which takes its share of each correction (an exact zero when it cannot
+    /// move).
+    Body(usize),
+    /// A static part placed at this transform (continuous collision): it takes no share, so
+    /// the correction is A's alone.
+    Static(Transform),
+}
+
+/// One contact as position correction sees it: the manifold between solver body `a` and the
+/// `b` side, with the shapes' radii.
+#[derive(Clone, Copy, Debug)]
+struct PositionContact<'m> {
+    manifold: &'m Manifold,
+    a: usize,
+    radius_a: Fixed,
+    b: Other,
+    radius_b: Fixed,
+}
+
+/// Non-linear Gauss-Seidel position correction, written once for the island solve and the
+/// continuous-collision sub-steps: sweeps over contacts `0..count` (`contact(i)` describes
+/// contact `i`), point by point, each pushing the bodies apart along the normal re-evaluated at
+/// their current poses, until the worst separation of a sweep is at least `tuning.enough` or
+/// `tuning.iterations` sweeps have run. Returns whether it stopped for the separation.
+fn correct_positions<'m>(
+    bodies: &mut [SolverBody],
+    tuning: &PositionTuning,
+    count: usize,
+    contact: impl Fn(usize) -> PositionContact<'m>,
+) -> bool {
+    for _ in 0..tuning.iterations {
+        let mut min_sep = Fixed::ZERO;
+        for i in 0..count {
+            let c = contact(i);
+            for j in 0..c.manifold.points.len() {
+                let xa = bodies[c.a].transform();
+                let xb = match c.b {
+                    Other::Body(b) => bodies[b].transform(),
+                    Other::Static(xf) => xf,
+                };
+                let (n, point, sep) =
+                    position_point(c.manifold, j, &xa, c.radius_a, &xb, c.radius_b);
+                min_sep = min_sep.min(sep);
+                let corr = (tuning.baumgarte * (sep + LINEAR_SLOP))
+                    .clamp(-MAX_LINEAR_CORRECTION, Fixed::ZERO);
+                if corr.raw() == 0 {
+                    // A zero correction gives a zero impulse: every update below would be an
+                    // exact no-op.
+                    continue;
+                }
+                let sa = &bodies[c.a];
+                let ra = point - sa.c;
+                let rna = ra.cross(n);
+                // The effective mass along the normal, and B's index and lever arm when it is
+                // a body.
+                let (k, b) = match c.b {
+                    Other::Body(b) => {
+                        let sb = &bodies[b];
+                        let rb = point - sb.c;
+                        let rnb = rb.cross(n);
+                        let k = sa.inv_mass
+                            + sb.inv_mass
+                            + sa.inv_inertia * rna * rna
+                            + sb.inv_inertia * rnb * rnb;
+                        (k, Some((b, rb)))
+                    }
+                    Other::Static(_) => (sa.inv_mass + sa.inv_inertia * rna * rna, None),
+                };
+                let impulse = if k.is_positive() {
+                    -(corr / k)
+                } else {
+                    Fixed::ZERO
+                };
+                let p = n.scale(impulse);
+                let sa = &mut bodies[c.a];
+                sa.c -= p.scale(sa.inv_mass);
+                sa.a -= sa.inv_inertia * ra.cross(p);
+                if let Some((b, rb)) = b {
+                    let sb = &mut bodies[b];
+                    sb.c += p.scale(sb.inv_mass);
+                    sb.a += sb.inv_inertia * rb.cross(p);
+                }
+            }
+        }
+        if min_sep >= tuning.enough {
+            return true;
+        }
+    }
+    false
 }
 
 /// A constraint's normal (A to B) and its bodies' approach speed along it, the largest over its
