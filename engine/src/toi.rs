@@ -444,7 +444,7 @@ fn separating_axis_until(
 #[allow(clippy::float_arithmetic)]
 mod tests {
     use super::*;
-    use crate::collide::f64geom;
+    use crate::f64geom;
     use crate::shape::{Circle, Polygon};
     use crate::test_shapes::{ball, bx, fx, v, xf};
     use proptest::prelude::*;
