@@ -6,9 +6,9 @@
 //!
 //! * the **narrow phase** (`contact.rs`) reports each contact whose touching state changed (and
 //!   each touching contact dropped with its pair); a begin then gets the normal and approach
-//!   speed of its velocity constraint as the island solver builds it (`solver.rs`, before warm
-//!   starting), and its normal impulse once the islands are solved (the sum of its manifold
-//!   points' accumulated impulses);
+//!   speed of its velocity constraint as the island solver builds it (`solver/island.rs`,
+//!   before warm starting), and its normal impulse once the islands are solved (the sum of its
+//!   manifold points' accumulated impulses);
 //! * **continuous collision** (`continuous.rs`) reports each contact a sub-step solves whose
 //!   contact in the world was not touching (or did not exist) at the narrow phase, with the
 //!   sub-step's normal, approach speed and impulse. The next narrow phase then either finds the

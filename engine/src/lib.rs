@@ -24,6 +24,8 @@ mod collide;
 mod contact;
 mod continuous;
 mod events;
+#[cfg(test)]
+mod f64geom;
 mod fixed;
 mod goal;
 mod hash;

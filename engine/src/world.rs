@@ -11,7 +11,7 @@
 //!    Touching therefore lags positions by one step, as in Box2D.
 //! 3. **Islands** (`island.rs`): awake dynamic bodies connected by touching contacts, seeded
 //!    from the newest body, each body's contacts visited newest first; each island is solved
-//!    (`solver.rs`) and its sleep state updated (`sleep.rs`) before the next island is built.
+//!    (`solver/`) and its sleep state updated (`sleep.rs`) before the next island is built.
 //! 4. **Continuous collision** (`continuous.rs`) of every awake dynamic body that moved against
 //!    the static bodies, in body id order, with Box2D's sub-steps: advance to the time of
 //!    impact, correct, solve, integrate the rest of the step; then of each bullet against the
