@@ -25,6 +25,7 @@ use engine::chain_hash;
 use engine::StepTrace;
 use std::fmt;
 use std::fmt::Write as _;
+use taskref::Benchmark;
 use tasks::{Status, Task, TaskSet};
 
 pub mod phyq_audit;
@@ -303,14 +304,14 @@ pub fn golden_text(plan: AuditPlan, records: &Golden) -> String {
     s
 }
 
-/// Parse a golden file (a line whose id starts with `phyq:` is a Phy-Q run).
+/// Parse a golden file (a line whose id is a Phy-Q level's is a Phy-Q run).
 pub fn parse_golden(text: &str) -> Result<Golden, GoldenError> {
     let mut g = Golden::default();
     for line in text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
     {
-        if line.trim_start().starts_with("phyq:") {
+        if Benchmark::of_id(line.trim_start()) == Benchmark::Phyq {
             g.phyq.push(PhyqRecord::parse_line(line)?);
         } else {
             g.phyre.push(RunRecord::parse_line(line)?);

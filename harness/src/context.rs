@@ -1,12 +1,16 @@
-//! What every command may need besides its own arguments: the task set, the thread count, progress
-//! and the runner configuration these ask for.
+//! What every command may need besides its own arguments: the tasks (`--tasks` or the built-in
+//! ones, and the task an id names in them, through the `taskref` crate), the thread count,
+//! progress and the runner configuration these ask for.
 
 use crate::cli::{CheckpointArgs, Cli};
 use crate::parse::{check_outputs, select_tasks};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
+use phyq::levelset::Entry;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use studies::runner::RunConfig;
+use taskref::{TaskFile, TaskRef};
 use tasks::{Task, TaskSet, Tier};
 
 /// What every command may need besides its own arguments.
@@ -16,6 +20,9 @@ pub struct Ctx {
     pub tasks_file: Option<PathBuf>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// What `--tasks` holds, once read: kept for the process's lifetime, since what commands
+    /// return borrows from it.
+    loaded: OnceLock<&'static TaskFile>,
 }
 
 impl Ctx {
@@ -29,31 +36,51 @@ impl Ctx {
             tasks_file: cli.tasks.clone(),
             threads: cli.threads.map(|t| t as usize),
             progress,
+            loaded: OnceLock::new(),
         }
     }
 
-    /// The task set: the user's `--tasks` file, or the built-in PHYRE-B/2B tasks. Loaded once per
-    /// process and kept for its lifetime.
+    /// The task set: the user's `--tasks` file, or the built-in PHYRE-B/2B tasks. Kept for the
+    /// process's lifetime; not read again when [`Ctx::task_file`] has read it.
     pub fn task_set(&self) -> Result<&'static TaskSet> {
-        match &self.tasks_file {
-            None => Ok(TaskSet::builtin()),
-            Some(path) => {
-                let set = TaskSet::load(path).with_context(|| {
-                    if std::fs::read(path).is_ok_and(|b| b.trim_ascii_start().starts_with(b"{")) {
-                        format!(
-                            "--tasks {} is a Phy-Q level set, and this command takes PHYRE tasks",
-                            path.display()
-                        )
-                    } else {
-                        format!("cannot load --tasks {}", path.display())
-                    }
-                })?;
-                if set.is_empty() {
-                    bail!("--tasks {} holds no tasks", path.display());
-                }
-                Ok(Box::leak(Box::new(set)))
-            }
+        let Some(path) = &self.tasks_file else {
+            return Ok(TaskSet::builtin());
+        };
+        if let Some(TaskFile::Phyre(set, _)) = self.loaded.get() {
+            return Ok(set);
         }
+        // Read as PHYRE tasks whatever it holds: a level set is refused, saying so.
+        Ok(Box::leak(Box::new(taskref::read_phyre_tasks(path)?)))
+    }
+
+    /// What `--tasks` holds (PHYRE tasks or Phy-Q levels), loaded once per process; `None`
+    /// without `--tasks`.
+    pub fn task_file(&self) -> Result<Option<&'static TaskFile>> {
+        let Some(path) = &self.tasks_file else {
+            return Ok(None);
+        };
+        if let Some(file) = self.loaded.get() {
+            return Ok(Some(file));
+        }
+        let file: &'static TaskFile = Box::leak(Box::new(TaskFile::read(path)?));
+        // Already set only by another thread that read the same file first.
+        let _ = self.loaded.set(file);
+        Ok(Some(file))
+    }
+
+    /// The Phy-Q levels commands list and draw: the `--tasks` level set, or the built-in tier
+    /// (`None` when `--tasks` holds PHYRE tasks).
+    pub fn phyq_levels(&self) -> Result<Option<&'static [Entry]>> {
+        Ok(match self.task_file()? {
+            None => Some(phyq::generator::builtin_tasks().entries()),
+            Some(TaskFile::Phyq(set, _)) => Some(set.entries()),
+            Some(TaskFile::Phyre(..)) => None,
+        })
+    }
+
+    /// The task `id` names, in `--tasks` or the built-in tasks ([`taskref::resolve`]).
+    pub fn resolve(&self, id: &str) -> Result<TaskRef<'static>> {
+        taskref::resolve(id, self.task_file()?)
     }
 
     /// The opening of the sampling studies: check the output paths that are given (before any

@@ -39,6 +39,9 @@ pub enum LevelId {
 }
 
 impl LevelId {
+    /// How every level id's text begins, and what tells it from a PHYRE task id (`TTTTT:III`).
+    pub const PREFIX: &'static str = "phyq:";
+
     /// The id of a file name, or an error that says why it has none.
     pub fn from_file_name(file_name: &str) -> Result<LevelId, String> {
         let stem = file_name
@@ -90,8 +93,12 @@ impl fmt::Display for LevelId {
                 capability,
                 template,
                 index,
-            } => write!(f, "phyq:{level}_{capability}_{template}:{index:05}"),
-            LevelId::Named(n) => write!(f, "phyq:{n}"),
+            } => write!(
+                f,
+                "{}{level}_{capability}_{template}:{index:05}",
+                LevelId::PREFIX
+            ),
+            LevelId::Named(n) => write!(f, "{}{n}", LevelId::PREFIX),
         }
     }
 }
@@ -99,7 +106,7 @@ impl fmt::Display for LevelId {
 impl FromStr for LevelId {
     type Err = String;
     fn from_str(s: &str) -> Result<LevelId, String> {
-        let Some(rest) = s.strip_prefix("phyq:") else {
+        let Some(rest) = s.strip_prefix(LevelId::PREFIX) else {
             return Err(format!("\"{}\" is not a level id (phyq:…)", short(s)));
         };
         let id = match rest.split_once(':') {

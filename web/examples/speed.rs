@@ -6,6 +6,7 @@
 //! --speed runs it and puts both figures side by side).
 use rephyre_web::{phyq, phyre};
 use std::time::Instant;
+use taskref::Benchmark;
 
 #[derive(serde::Deserialize)]
 struct Pair {
@@ -27,8 +28,9 @@ fn main() {
         eprintln!("speed: {path} is not a pairs file: {e}");
         std::process::exit(2)
     });
-    let (phyq_pairs, phyre_pairs): (Vec<&Pair>, Vec<&Pair>) =
-        pairs.iter().partition(|p| p.task.starts_with("phyq:"));
+    let (phyq_pairs, phyre_pairs): (Vec<&Pair>, Vec<&Pair>) = pairs
+        .iter()
+        .partition(|p| Benchmark::of_id(&p.task) == Benchmark::Phyq);
     let run_phyre = |p: &Pair| {
         let task = phyre::task(&p.task).expect("a built-in task");
         let tier = phyre::tier_of(task, p.tier.as_deref()).expect("a tier");

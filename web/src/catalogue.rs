@@ -1,6 +1,7 @@
 //! What the player's menus list: both tiers' templates and task ids, as JSON.
 
 use serde::Serialize;
+use taskref::TaskRef;
 use tasks::TaskSet;
 
 #[derive(Serialize)]
@@ -85,38 +86,37 @@ enum TaskInfo {
 
 /// [`crate::task_info`]: one task's entry, as JSON; an unknown id is an error.
 pub fn task_info(id: &str) -> Result<String, String> {
-    let info = if id.starts_with("phyq:") {
-        let entry = crate::phyq::task(id)?;
-        let t = phyq::generator::template_of(&entry.id)
-            .ok_or_else(|| format!("{id} has no template"))?;
-        TaskInfo::Phyq {
-            id: entry.id.to_string(),
-            template: t.code.clone(),
-            paper: t.paper.clone(),
-            scenario: t.scenario,
-            scenario_name: t.scenario_name.clone(),
-            strategy: t.strategy.clone(),
-            birds: entry
-                .level
-                .birds
-                .iter()
-                .map(|b| crate::phyq::bird_word(*b))
-                .collect(),
-            pigs: entry
-                .level
-                .objects
-                .iter()
-                .filter(|o| matches!(o.kind, phyq::ObjectKind::Pig { .. }))
-                .count(),
+    let info = match taskref::find_builtin(id).map_err(|e| e.to_string())? {
+        TaskRef::Phyq(entry) => {
+            let t = phyq::generator::template_of(&entry.id)
+                .ok_or_else(|| format!("{id} has no template"))?;
+            TaskInfo::Phyq {
+                id: entry.id.to_string(),
+                template: t.code.clone(),
+                paper: t.paper.clone(),
+                scenario: t.scenario,
+                scenario_name: t.scenario_name.clone(),
+                strategy: t.strategy.clone(),
+                birds: entry
+                    .level
+                    .birds
+                    .iter()
+                    .map(|b| crate::phyq::bird_word(*b))
+                    .collect(),
+                pigs: entry
+                    .level
+                    .objects
+                    .iter()
+                    .filter(|o| matches!(o.kind, phyq::ObjectKind::Pig { .. }))
+                    .count(),
+            }
         }
-    } else {
-        let task = crate::phyre::task(id)?;
-        TaskInfo::Phyre {
+        TaskRef::Phyre(task) => TaskInfo::Phyre {
             id: task.id().to_string(),
             template: task.id().template_str(),
             tier: task.tier().name(),
             description: task.description().to_string(),
-        }
+        },
     };
     Ok(serde_json::to_string(&info).expect("plain fields serialize"))
 }

@@ -59,6 +59,8 @@ fn invalid_actions_and_unknown_ids_are_errors_that_say_why() {
         };
         let e = e.unwrap_or_else(|| panic!("{bad:?} is not a task"));
         assert!(!e.is_empty() && e.len() < 300 && !e.contains('\n'), "{e}");
+        // The menus' description says the same as the benchmark's own lookup.
+        assert_eq!(catalogue::task_info(bad).unwrap_err(), e);
     }
     let entry = phyq::task("phyq:1_1_4:00001").unwrap();
     for bad in ["", "1,2", "NaN,0,0", "0,0,-1", &"1,".repeat(5000)] {

@@ -47,7 +47,11 @@ fn real_main() -> Result<ExitCode, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if let Some(t) = trace.as_deref().filter(|t| t.starts_with("phyq:")) {
+    // `--trace` is a Phy-Q level's id, or a PHYRE task's id and an action index.
+    let phyq_trace = trace
+        .as_deref()
+        .filter(|t| taskref::Benchmark::of_id(t) == taskref::Benchmark::Phyq);
+    if let Some(t) = phyq_trace {
         let id: phyq::LevelId = t.parse()?;
         print!(
             "{}",

@@ -12,13 +12,19 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 use studies::files::{check_writable, write_atomic};
+use taskref::Benchmark;
 
 /// Golden files committed for the built-in tasks (tests/golden/).
 const GOLDEN_FULL: &str = include_str!("../../../tests/golden/audit-full.txt");
 const GOLDEN_CI: &str = include_str!("../../../tests/golden/audit-ci.txt");
 
 pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
-    if let Some(spec) = a.trace.as_deref().filter(|t| t.starts_with("phyq:")) {
+    // `--trace` is a Phy-Q level's id, or a PHYRE task's id and an action index.
+    let phyq_trace = a
+        .trace
+        .as_deref()
+        .filter(|t| Benchmark::of_id(t) == Benchmark::Phyq);
+    if let Some(spec) = phyq_trace {
         let id: phyq::LevelId = spec.parse().map_err(anyhow::Error::msg)?;
         let text = audit::phyq_audit::phyq_trace_text(&id)?;
         // Written, not printed: a reader that goes away (`| head`) is an error the caller

@@ -1,5 +1,5 @@
 //! Phy-Q levels on the command line (built-in or from a `--tasks` level set, resolved by
-//! [`crate::task_ref`]): `simulate --shots` (through `phyq::game`), `render`, `tasks show`,
+//! [`taskref`]): `simulate --shots` (through `phyq::game`), `render`, `tasks show`,
 //! `tasks list` and `tasks sheet` (through `phyq::picture` and `phyq::symbolic`).
 
 use super::render::RenderArgs;

@@ -4,7 +4,6 @@
 use crate::cli::parse_tier;
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
-use crate::task_ref::TaskRef;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::World;
@@ -12,6 +11,7 @@ use raster::{Indexed, Observation};
 use std::path::Path;
 use std::path::PathBuf;
 use studies::files::write_atomic;
+use taskref::TaskRef;
 use tasks::Tier;
 use tasks::{validate_action, Task, UserBall};
 

@@ -4,12 +4,12 @@ use super::render;
 use crate::cli::parse_tier;
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
-use crate::task_ref::TaskRef;
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use taskref::TaskRef;
 use tasks::Tier;
 use tasks::{simulate_observed, validate_action, SimOptions, Status};
 

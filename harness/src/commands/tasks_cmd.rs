@@ -3,10 +3,10 @@
 use crate::cli::{ListTier, TasksCommand};
 use crate::context::Ctx;
 use crate::parse::parse_template;
-use crate::task_ref::{TaskFile, TaskRef};
 use anyhow::{Context, Result};
 use engine::BodyKind;
 use std::io::Write;
+use taskref::{TaskFile, TaskRef};
 use tasks::{Part, ShapeType, Task, TaskSet};
 
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
