@@ -5,7 +5,6 @@
 use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
-use crate::task_ref::TaskFile;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use phyq::levelset::Entry;
@@ -15,6 +14,7 @@ use studies::files::write_atomic;
 use studies::phyq_witness::{
     csv_text, parse, rows as rows_of, run_job, summary_markdown, verify, verify_levels, Job, Params,
 };
+use taskref::TaskFile;
 
 fn verify_file(
     ctx: &Ctx,
@@ -74,11 +74,9 @@ pub fn run(ctx: &Ctx, a: PhyqWitnessArgs) -> Result<()> {
             }
             Some(set.entries())
         }
-        Some(TaskFile::Phyre(_)) => bail!(
+        Some(TaskFile::Phyre(_, path)) => bail!(
             "phyq-witness checks Phy-Q levels, and --tasks {} holds PHYRE tasks",
-            ctx.tasks_file
-                .as_ref()
-                .map_or(String::new(), |p| p.display().to_string())
+            path.display()
         ),
     };
     let seed = a.seed.unwrap_or(phyq::generator::BUILTIN_SEED);
