@@ -13,7 +13,7 @@
 //! - [`phyq_witness`]: every generated Phy-Q task sound (at rest, passable), redrawn when not,
 //!   with the shots that pass it.
 //! - [`evaluation`]: the agents on the paper's setups and folds, over the status table of their fixed action set.
-//! - [`phyq_eval`]: a Phy-Q agent's pass rates per task, template and scenario in a
+//! - [`phyq`]: a Phy-Q agent's pass rates per task, template and scenario in a
 //!   generalization setting, the Phy-Q score, and the agreement with the paper's same agent;
 //!   `phyq_dqn` (feature `dqn`): the Phy-Q DQN's experience collection and training.
 //! - [`bench`]: timing the simulation of a reference table's rows.
@@ -28,9 +28,9 @@ pub mod diversity;
 pub mod evaluation;
 pub mod files;
 pub mod parity;
+pub mod phyq;
 #[cfg(feature = "dqn")]
 pub mod phyq_dqn;
-pub mod phyq_eval;
 pub mod phyq_witness;
 pub mod random_curve;
 pub mod runner;

@@ -18,7 +18,7 @@
 //! every option and of the training tasks ([`fingerprint`]); a resume with other ones is refused.
 
 use crate::files::write_atomic;
-use crate::phyq_eval::{train_tasks, EvalTask, Setting};
+use crate::phyq::{train_tasks, EvalTask, Setting};
 use crate::runner::{self, RunConfig, TaskJob};
 use agents::dqn::phyq::{
     action_shot, observe, train_from, Config, Experience, Hooks, Model, Snapshot, ACTIONS,
@@ -469,7 +469,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phyq_eval::test_tasks;
+    use crate::phyq::test_tasks;
 
     fn tiny(setting: Setting) -> Params {
         let mut p = Params::new(setting, 9);

@@ -5,7 +5,7 @@
 //! score = 100 + Z · 100 / |Z_random|.
 
 use phyq::playdata::SCENARIOS;
-use studies::phyq_eval::{phyq_score, z_score};
+use studies::phyq::{phyq_score, z_score};
 
 /// The humans' pass rates per scenario, 1 − `fail_rate` of
 /// `phyq/data/playdata/broad_generalisation_human.csv`, read by hand (1_1 … 3_9).

@@ -1,4 +1,4 @@
-//! `rephyre phyq-eval`: [`studies::phyq_eval`] on the Phy-Q tasks (the built-in tier, or a
+//! `rephyre phyq-eval`: [`studies::phyq`] on the Phy-Q tasks (the built-in tier, or a
 //! `--tasks` level-set file): writes the per-task CSV, the Markdown report and the plot, and
 //! prints the figures. With `--shard K/N` it runs part K of N and writes the part file to
 //! `--out`; `rephyre merge` turns the parts into the same report. `--agent dqn` first trains
@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 use studies::files::write_atomic;
-use studies::phyq_dqn;
-use studies::phyq_eval::{builtin, SharedAgent};
-use studies::phyq_eval::{
+use studies::phyq::{builtin, SharedAgent};
+use studies::phyq::{
     csv_text, figures, json_line, random_reference, rows as rows_of, rows_from_attempts,
     summary_markdown, AgentName, Attempt, Job, Params, Setting, State,
 };
+use studies::phyq_dqn;
 use studies::runner::{Progress, RunConfig};
 use studies::shard::read_parts;
 
@@ -70,7 +70,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     let entries = entries(ctx)?;
     if params.agent == AgentName::Dqn && !a.dqn.train_only {
         // Before the model is trained or read: a resume of other options is one line.
-        studies::phyq_eval::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
+        studies::phyq::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
     }
     let agent = match params.agent {
         AgentName::Dqn => match dqn_agent(ctx, &entries, &params, &a)? {
@@ -88,10 +88,10 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             ("--plot", a.plot.is_some()),
             ("--json", a.json),
         ])?;
-        let part = studies::phyq_eval::run_shard(&entries, params, agent, shard, &cfg)?;
+        let part = studies::phyq::run_shard(&entries, params, agent, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
     }
-    let (job, states) = studies::phyq_eval::run_with(&entries, params, agent, &cfg)?;
+    let (job, states) = studies::phyq::run_with(&entries, params, agent, &cfg)?;
     report(
         &job,
         &states,
@@ -291,7 +291,7 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
     let params = Params::new(
         a.agent,
         a.setting,
-        Some(most.min(studies::phyq_eval::MAX_ATTEMPTS)),
+        Some(most.min(studies::phyq::MAX_ATTEMPTS)),
         a.seed,
     )?;
     report_rows(
@@ -306,7 +306,7 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
     )
 }
 
-fn report_rows(params: &Params, rows: &[studies::phyq_eval::Row], o: &MergeOutputs) -> Result<()> {
+fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -> Result<()> {
     let params = *params;
     let rows = rows.to_vec();
     let f = figures(&params, &rows, &random_reference());
@@ -334,7 +334,7 @@ fn report_rows(params: &Params, rows: &[studies::phyq_eval::Row], o: &MergeOutpu
 }
 
 /// The paper's Figure 4a for this agent: its rate per scenario beside the paper's humans.
-fn plot_svg(params: &Params, f: &studies::phyq_eval::Figures) -> Result<String> {
+fn plot_svg(params: &Params, f: &studies::phyq::Figures) -> Result<String> {
     let humans: Vec<Option<f64>> = phyq::playdata::humans()
         .iter()
         .map(|h| Some(h.pass_rate))
@@ -358,7 +358,7 @@ fn plot_svg(params: &Params, f: &studies::phyq_eval::Figures) -> Result<String> 
 pub const SHARDED: ShardedStudy = ShardedStudy {
     slurm_name: "phyq-eval",
     command: "phyq-eval",
-    part_command: studies::phyq_eval::COMMAND,
+    part_command: studies::phyq::COMMAND,
     report: "phyq-eval.csv",
     extras: &[
         (Extra::Summary, "phyq-eval.md"),
@@ -370,8 +370,8 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
 };
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
-    studies::phyq_eval::check_same_model(parts)?;
-    let (job, states) = studies::phyq_eval::merge(&entries(ctx)?, read_parts(parts)?)?;
+    studies::phyq::check_same_model(parts)?;
+    let (job, states) = studies::phyq::merge(&entries(ctx)?, read_parts(parts)?)?;
     report(&job, &states, o)
 }
 

@@ -108,7 +108,7 @@ impl Plan {
         };
         let mut study_args = a.args.clone();
         if let Command::PhyqEval(p) = &probed.command {
-            if p.agent == studies::phyq_eval::AgentName::Dqn {
+            if p.agent == studies::phyq::AgentName::Dqn {
                 dqn_model(&mut study_args, p)?;
             }
         }
@@ -259,12 +259,8 @@ impl Plan {
 /// each shard training its own would train the same model N times); its path in the scripts
 /// is made absolute, as the other paths.
 fn dqn_model(args: &mut [String], p: &PhyqEvalArgs) -> Result<()> {
-    let params = studies::phyq_eval::Params::new(
-        studies::phyq_eval::AgentName::Dqn,
-        p.setting,
-        p.attempts,
-        p.seed,
-    )?;
+    let params =
+        studies::phyq::Params::new(studies::phyq::AgentName::Dqn, p.setting, p.attempts, p.seed)?;
     super::phyq_eval::shard_needs_model(&params, p.dqn.model.as_deref())?;
     let Some(model) = &p.dqn.model else {
         return Ok(());
