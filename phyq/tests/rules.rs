@@ -2,8 +2,8 @@
 //! constants (Science Birds' prefabs and `ABConstants.cs`, as `phyq/data/catalogue.csv` cites
 //! them), each in a small level built here, so that changing a rule's number or its arithmetic
 //! fails a test: the catalogue's numbers of the rules, the launch, the birds' powers at a tap
-//! (yellow, white, blue, black), TNT, collision damage, a bird's damage by material,
-//! immortality, the pass rule and the aim.
+//! (yellow, white, blue, black), TNT, collision damage (once per pair of colliders), a bird's
+//! damage by material, immortality, the pass rule and the aim.
 //!
 //! Shared arithmetic (Unity's fixed step h = 0.02 s, gravity 9.81 m/s², gravity scale 0.48 for
 //! birds in flight, blocks and pigs, 1 for TNT and the egg):
@@ -452,6 +452,39 @@ fn a_block_landing_takes_half_its_momentum_times_11_22_less_its_defence() {
         72.523_538_238,
         "wood block's life (decimal)",
     );
+}
+
+/// `OnCollisionEnter2D` comes once per pair of colliders as it begins to touch, however many
+/// of the engine's convex parts touch: a BasicBig pig (one enabled collider, a polygon of 12
+/// parts) lands with two parts at once and takes one damage, not two.
+#[test]
+fn a_hit_by_two_parts_of_one_collider_damages_once() {
+    // Its mass is the prefab's 0.70186746 kg (Unity's auto mass at the collider's density 1:
+    // the script's density 2 goes to the first Collider2D, the disabled circle). Released at
+    // y = 8 it lands in the step after its 107th, at 107 · 0.094176 = 10.076832 m/s: damage
+    // 10.076832 · 0.70186746 · 11.22 · ½ − 1 (its defence) = 38.677295, life 80 − that =
+    // 41.322705; counted per part it would be 80 − 2 · 38.677295 = 2.645410.
+    let mut g = Game::new(&level(
+        &["BirdRed"],
+        &format!(r#"{FAR_PIG}<Pig type="BasicBig" x="0" y="8"/>"#),
+    ))
+    .unwrap();
+    g.settle();
+    let pig = g.objects().nth(1).unwrap().2;
+    let (before, n) = step_until_hurt(&mut g, 1, pig);
+    let k = 100 + n - 1;
+    assert_eq!(k, 107, "landed after {k} steps");
+    close_v(before, (0.0, -107.0 * G48), "falling pig before it lands");
+    let parts = g
+        .world()
+        .contact_begins()
+        .iter()
+        .filter(|c| c.body_b == pig || c.body_a == pig)
+        .count();
+    assert!(parts >= 2, "{parts} of the pig's parts began to touch");
+    let damage = 107.0 * G48 * 0.701_867_46 * 11.22 * 0.5 - 1.0;
+    close(g.lives()[1].unwrap(), 80.0 - damage, "pig's life");
+    close(g.lives()[1].unwrap(), 41.322_705, "pig's life (decimal)");
 }
 
 /// `ABBlock.OnCollisionEnter2D` with a bird: |v_rel| · m_bird · multiplier(material) · 11.22

@@ -5,6 +5,7 @@
 use crate::catalogue::{catalogue, BodyType, Kind, Material, Shape as ColliderShape};
 use crate::decompose::convex_pieces;
 use engine::{BodyDef, BodyKind, Circle, CollisionFilter, Fixed, Polygon, Shape, Vec2};
+use std::sync::Arc;
 
 /// Why a kind could not be made into a body (a defect of the embedded data, or a level whose
 /// scale makes a collider degenerate).
@@ -39,8 +40,8 @@ pub(crate) fn filter(kind: Kind) -> CollisionFilter {
 
 /// The convex parts of a kind at `scale` (the level's for platforms, the prefab's for birds
 /// and the egg, 1 otherwise), in body coordinates: enabled non-trigger colliders in component
-/// order, a polygon with holes as its convex pieces.
-pub(crate) fn parts(kind: Kind, scale: Vec2) -> Result<Vec<Shape>, BodyError> {
+/// order, a polygon with holes as its convex pieces; each with the index of its collider.
+fn parts(kind: Kind, scale: Vec2) -> Result<Vec<(u8, Shape)>, BodyError> {
     let e = catalogue().entry(kind);
     let err = |reason: String| BodyError {
         kind: kind.name(),
@@ -52,22 +53,26 @@ pub(crate) fn parts(kind: Kind, scale: Vec2) -> Result<Vec<Shape>, BodyError> {
         if !c.enabled || c.trigger {
             continue;
         }
+        let collider = u8::try_from(i).map_err(|_| err(format!("collider {i}: over 255")))?;
         let offset = at((c.offset.0.value(), c.offset.1.value()));
         match &c.shape {
             ColliderShape::Circle { radius } => {
                 // Unity scales a circle by the larger of |scale.x| and |scale.y|.
                 let r = radius.value() * scale.x.abs().max(scale.y.abs());
-                out.push(Shape::Circle(Circle {
-                    center: offset,
-                    radius: r,
-                }));
+                out.push((
+                    collider,
+                    Shape::Circle(Circle {
+                        center: offset,
+                        radius: r,
+                    }),
+                ));
             }
             ColliderShape::Box { width, height } => {
                 let hx = (width.value() * scale.x).abs() * Fixed::HALF;
                 let hy = (height.value() * scale.y).abs() * Fixed::HALF;
                 let p = Polygon::new_box(hx, hy, offset, Fixed::ZERO)
                     .map_err(|e| err(format!("collider {i}: box {e:?}")))?;
-                out.push(Shape::Polygon(p));
+                out.push((collider, Shape::Polygon(p)));
             }
             ColliderShape::Polygon { paths } => {
                 let paths: Vec<Vec<Vec2>> = paths
@@ -83,7 +88,7 @@ pub(crate) fn parts(kind: Kind, scale: Vec2) -> Result<Vec<Shape>, BodyError> {
                     .collect();
                 let pieces =
                     convex_pieces(&paths).map_err(|e| err(format!("collider {i}: {e}")))?;
-                out.extend(pieces.into_iter().map(Shape::Polygon));
+                out.extend(pieces.into_iter().map(|p| (collider, Shape::Polygon(p))));
             }
         }
     }
@@ -91,6 +96,14 @@ pub(crate) fn parts(kind: Kind, scale: Vec2) -> Result<Vec<Shape>, BodyError> {
         return Err(err("no solid collider".into()));
     }
     Ok(out)
+}
+
+/// One object's body as the engine takes it, and the collider each of its parts comes from
+/// (the original's collision callbacks come per pair of colliders, not per convex part).
+pub(crate) struct ObjectBody {
+    pub def: BodyDef,
+    /// The kind's collider index of each part, in part order.
+    pub colliders: Arc<[u8]>,
 }
 
 /// The body of one object: `kinematic` kinds become static bodies (nothing moves them in a
@@ -101,10 +114,10 @@ pub(crate) fn body_def(
     scale: Vec2,
     position: Vec2,
     angle: Fixed,
-) -> Result<BodyDef, BodyError> {
+) -> Result<ObjectBody, BodyError> {
     let cat = catalogue();
     let e = cat.entry(kind);
-    let parts = parts(kind, scale)?;
+    let (colliders, parts): (Vec<u8>, Vec<Shape>) = parts(kind, scale)?.into_iter().unzip();
     let contact = cat.contact_material(kind, material);
     let body_kind = match e.body_type {
         BodyType::Kinematic => BodyKind::Static,
@@ -133,5 +146,34 @@ pub(crate) fn body_def(
             .fold(Fixed::ZERO, |a, p| a + p.mass(Fixed::ONE).mass);
         def.density = mass / area;
     }
-    Ok(def)
+    Ok(ObjectBody {
+        def,
+        colliders: colliders.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::BlockShape;
+
+    /// Each part knows its collider: SquareHole has two enabled colliders (a box, then its
+    /// outline with the hole as several convex pieces), so a hit can call back twice, once per
+    /// collider, as in the original; a pig's one polygon is one collider however many parts.
+    #[test]
+    fn parts_carry_their_colliders_index() {
+        let one = Vec2::new(Fixed::ONE, Fixed::ONE);
+        let at = |kind, material| {
+            body_def(kind, material, one, Vec2::ZERO, Fixed::ZERO)
+                .unwrap()
+                .colliders
+                .to_vec()
+        };
+        let hole = at(Kind::Block(BlockShape::SquareHole), Some(Material::Wood));
+        assert_eq!(hole[0], 0, "the box");
+        assert!(hole.len() >= 3, "{hole:?}");
+        assert!(hole[1..].iter().all(|&c| c == 1), "{hole:?}");
+        let pig = at(Kind::Pig(crate::catalogue::PigKind::Big), None);
+        assert_eq!(pig, vec![1; 12], "the circle (collider 0) is disabled");
+    }
 }

@@ -1,16 +1,70 @@
-//! What a collision does: the callbacks of the two bodies of a contact that began (damage by
-//! the general rule or a bird's, a bird's first hit, the egg's explosion), and what follows
-//! from damage: destruction, points, explosions.
+//! What a collision does: which pairs of colliders began to touch, the callbacks of their two
+//! bodies (damage by the general rule or a bird's, a bird's first hit, the egg's explosion),
+//! and what follows from damage: destruction, points, explosions.
 
 use super::{extra, Game, Motion, Role};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::game::rules::{bird_damage, collision_damage, explosion_effect, hit_points};
 use crate::game::rules::{BLOCK_POINTS, PIG_POINTS};
 use engine::{BodyId, Fixed, Vec2};
+use std::collections::BTreeSet;
+
+/// A pair of colliders: (lower body, its collider, higher body, its collider).
+type ColliderPair = (BodyId, u8, BodyId, u8);
 
 impl Game {
     pub(super) fn thing_of(&self, body: BodyId) -> Option<u32> {
         self.by_body.get(body.index()).copied().flatten()
+    }
+
+    /// The collider of a body's part (a body without a thing, the ground, is one collider).
+    fn collider(&self, body: BodyId, part: u16) -> u8 {
+        self.thing_of(body)
+            .and_then(|t| self.things[t as usize].colliders.get(usize::from(part)).copied())
+            .unwrap_or(0)
+    }
+
+    /// The pairs of colliders that began to touch in the last step, each once, in the order of
+    /// their first part pair's begin. Unity calls `OnCollisionEnter2D` once per pair of
+    /// colliders; the engine reports a begin per pair of convex parts (a pig's outline is 8–12
+    /// of them), so a hit would otherwise count once per part. A pair that still touches by
+    /// another of its parts, or whose touching parts stopped in this step, did not begin.
+    pub(super) fn collider_begins(&self) -> Vec<(BodyId, BodyId)> {
+        let begins = self.world.contact_begins();
+        if begins.is_empty() {
+            return Vec::new();
+        }
+        let pair = |a: BodyId, pa: u16, b: BodyId, pb: u16| -> ColliderPair {
+            (a, self.collider(a, pa), b, self.collider(b, pb))
+        };
+        let began_parts: BTreeSet<(BodyId, u16, BodyId, u16)> = begins
+            .iter()
+            .map(|c| (c.body_a, c.part_a, c.body_b, c.part_b))
+            .collect();
+        // Touching before the step: a touching contact that did not begin in it, or one that
+        // ended in it.
+        let mut touched: BTreeSet<ColliderPair> = self
+            .world
+            .contacts()
+            .filter(|c| {
+                c.point_count > 0
+                    && !began_parts.contains(&(c.body_a, c.part_a, c.body_b, c.part_b))
+            })
+            .map(|c| pair(c.body_a, c.part_a, c.body_b, c.part_b))
+            .collect();
+        touched.extend(
+            self.world
+                .contact_ends()
+                .iter()
+                .map(|c| pair(c.body_a, c.part_a, c.body_b, c.part_b)),
+        );
+        begins
+            .iter()
+            .map(|c| pair(c.body_a, c.part_a, c.body_b, c.part_b))
+            // `insert` is false for a pair touching before, or one already counted.
+            .filter(|p| touched.insert(*p))
+            .map(|(a, _, b, _)| (a, b))
+            .collect()
     }
 
     /// `this`'s collision callback for a contact with `other`.

@@ -11,12 +11,13 @@ mod after_step;
 mod collisions;
 mod powers;
 
-use super::body::{body_def, BodyError};
+use super::body::{body_def, BodyError, ObjectBody};
 use super::rules::{launch, Motion, BIRD_POINTS};
 use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
 use crate::number::radians;
 use crate::scene::{Scene, SceneObject, Source};
+use std::sync::Arc;
 use engine::{
     chain_hash, mix64, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings, Vec2, World,
 };
@@ -117,6 +118,8 @@ struct Thing {
     source: Source,
     /// Its local scale (a platform's from the level, a bird's or egg's from its prefab).
     scale: Vec2,
+    /// The kind's collider of each of its body's parts.
+    colliders: Arc<[u8]>,
     flight: Option<Flight>,
 }
 
@@ -266,12 +269,12 @@ impl Game {
             };
             let kind = o.kind.catalogue_kind();
             let position = Vec2::new(o.x.value(), o.y.value());
-            let def = body_def(kind, material, scale, position, radians(o.rotation.value()))?;
+            let body = body_def(kind, material, scale, position, radians(o.rotation.value()))?;
             game.add(
                 kind,
                 role,
                 material,
-                &def,
+                body,
                 Source::Object(i as usize),
                 scale,
             );
@@ -285,13 +288,13 @@ impl Game {
         kind: Kind,
         role: Role,
         material: Option<Material>,
-        def: &BodyDef,
+        object: ObjectBody,
         source: Source,
         scale: Vec2,
     ) -> u32 {
         let body = self
             .world
-            .add_body(def)
+            .add_body(&object.def)
             .expect("a body within the engine's limits");
         let cat = catalogue();
         let full_life = match role {
@@ -313,6 +316,7 @@ impl Game {
             born: self.step,
             source,
             scale,
+            colliders: object.colliders,
             flight: None,
         });
         let slot = body.index();
@@ -597,11 +601,11 @@ impl Game {
         let kind = Kind::Bird(bird);
         let e = catalogue().entry(kind);
         let scale = Vec2::new(e.scale.0.value(), e.scale.1.value());
-        let mut def = body_def(kind, None, scale, at, Fixed::ZERO)?;
-        def.gravity_scale = extra(kind, "launch_gravity");
-        def.linear_velocity = velocity;
+        let mut body = body_def(kind, None, scale, at, Fixed::ZERO)?;
+        body.def.gravity_scale = extra(kind, "launch_gravity");
+        body.def.linear_velocity = velocity;
         let shot = Source::Bird(self.next_bird - 1);
-        let index = self.add(kind, Role::Bird, None, &def, shot, scale);
+        let index = self.add(kind, Role::Bird, None, body, shot, scale);
         self.things[index as usize].flight = Some(Flight {
             bird,
             since: self.step,
@@ -630,13 +634,7 @@ impl Game {
             .collect();
         self.world.step();
         self.step += 1;
-        let begins: Vec<(BodyId, BodyId)> = self
-            .world
-            .contact_begins()
-            .iter()
-            .map(|c| (c.body_a, c.body_b))
-            .collect();
-        for (a, b) in begins {
+        for (a, b) in self.collider_begins() {
             self.collide(a, b, &before);
             self.collide(b, a, &before);
         }

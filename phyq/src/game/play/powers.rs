@@ -58,7 +58,7 @@ impl Game {
             BirdKind::White => {
                 let egg_force = extra(kind, "power.egg_force");
                 let push_up = extra(kind, "power.push_up_force");
-                let def = body_def(
+                let egg_def = body_def(
                     Kind::Egg,
                     None,
                     Vec2::new(Fixed::ONE, Fixed::ONE),
@@ -67,7 +67,7 @@ impl Game {
                 )
                 .expect("the egg's body");
                 let one = Vec2::new(Fixed::ONE, Fixed::ONE);
-                let egg = self.add(Kind::Egg, Role::Egg, None, &def, Source::Egg(shot), one);
+                let egg = self.add(Kind::Egg, Role::Egg, None, egg_def, Source::Egg(shot), one);
                 let egg_body = self.things[egg as usize].body;
                 let egg_point = self.world.body(egg_body).expect("egg").world_center();
                 self.world
@@ -91,11 +91,11 @@ impl Game {
                 for _ in 0..children {
                     let (s, c) = sin_cos(angle);
                     let d = Vec2::new(dir.x * c - dir.y * s, dir.x * s + dir.y * c);
-                    let mut def =
+                    let mut body =
                         body_def(kind, None, scale, position, Fixed::ZERO).expect("a blue bird");
-                    def.gravity_scale = gravity_scale;
-                    def.linear_velocity = d.scale(speed);
-                    let child = self.add(kind, Role::Bird, None, &def, Source::Bird(shot), scale);
+                    body.def.gravity_scale = gravity_scale;
+                    body.def.linear_velocity = d.scale(speed);
+                    let child = self.add(kind, Role::Bird, None, body, Source::Bird(shot), scale);
                     self.things[child as usize].flight = Some(Flight {
                         bird: BirdKind::Blue,
                         since: self.step,
