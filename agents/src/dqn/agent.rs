@@ -551,7 +551,7 @@ fn training_fingerprint(cfg: &TrainConfig, trained_on: &str, pools: &Pools) -> S
 
 /// The snapshot at `path`, refusing one of another training.
 fn read_snapshot(path: &Path, fingerprint: &str) -> Result<Snapshot, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = file::read(path)?;
     let (written_by, snapshot) = Snapshot::from_bytes(&bytes).map_err(|why| {
         format!(
             "{} is not a rephyre DQN training snapshot ({why}); remove it to train from the start",
@@ -586,10 +586,7 @@ impl Hooks for SnapshotFile<'_> {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        let tmp = path.with_extension("train.tmp");
-        std::fs::write(&tmp, snapshot.to_bytes(self.fingerprint))
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file::write_atomic(path, "train.tmp", &snapshot.to_bytes(self.fingerprint))?;
         self.last = Instant::now();
         Ok(())
     }

@@ -55,15 +55,12 @@ pub fn save(
     };
     let json = serde_json::to_string(&header).map_err(|e| e.to_string())?;
     let bytes = encode(MAGIC, &json, tensors.iter().map(|(_, v)| v.as_slice()));
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, &bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_atomic(path, "tmp", &bytes)
 }
 
 /// Read a model file: its header and its network (on the inference device).
 pub fn load(path: &Path) -> Result<(Header, Net), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = read(path)?;
     let bad = |why: &str| format!("{} is not a rephyre DQN model: {why}", path.display());
     let (header, data) = split(&bytes, MAGIC).map_err(|e| bad(&e))?;
     let header: Header =
@@ -78,6 +75,21 @@ pub fn load(path: &Path) -> Result<(Header, Net), String> {
     let net = network::load_tensors(Net::new(&header.config.net, 0, &device), values, &device)
         .map_err(|e| bad(&e))?;
     Ok((header, net))
+}
+
+/// The bytes of the file at `path`; `Err` names the file that could not be read.
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Write `bytes` to `path` through a temporary file beside it (`path` with the extension
+/// `tmp_extension`), renamed over it once written, so that a crash never leaves a half-written
+/// file.
+pub(crate) fn write_atomic(path: &Path, tmp_extension: &str, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension(tmp_extension);
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// The bytes of a file of this layout (module doc): the line `magic`, the line `header` (JSON),

@@ -98,7 +98,8 @@ impl Stage {
     }
 }
 
-fn linear(d_in: usize, d_out: usize, device: &Device) -> Linear {
+/// A linear layer whose weights [`init_weights`] draws (burn's own initialiser is not used).
+pub(crate) fn linear(d_in: usize, d_out: usize, device: &Device) -> Linear {
     LinearConfig::new(d_in, d_out)
         .with_initializer(Initializer::Zeros)
         .init(device)

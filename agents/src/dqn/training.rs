@@ -129,6 +129,26 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The snapshot of an `of` training after the updates of `losses`: the network's `weights`
+    /// and `optim`'s record.
+    pub(crate) fn taken(
+        of: SnapshotOf,
+        losses: &[f32],
+        weights: Vec<(Vec<usize>, Vec<f32>)>,
+        optim: &ModuleOptimizer,
+    ) -> Result<Snapshot, String> {
+        let optimizer = optim
+            .into_bytes()
+            .map_err(|e| format!("cannot record the optimizer's state: {e}"))?;
+        Ok(Snapshot {
+            of,
+            updates: losses.len(),
+            losses: losses.to_vec(),
+            weights,
+            optimizer: optimizer.to_vec(),
+        })
+    }
+
     /// `Err` unless this is a snapshot of an `of` training of `updates` updates.
     pub(crate) fn check(&self, of: SnapshotOf, updates: usize) -> Result<(), String> {
         if self.of != of {
@@ -411,8 +431,9 @@ pub struct Trainer {
     cfg: NetConfig,
 }
 
-/// Adam, or with a decoupled `weight_decay` AdamW (the same moments and epsilon).
-fn optimizer(weight_decay: f64) -> ModuleOptimizer {
+/// Adam, or with a decoupled `weight_decay` AdamW (the same moments and epsilon). The Phy-Q
+/// DQN trains with the Adam (`weight_decay` 0).
+pub(crate) fn optimizer(weight_decay: f64) -> ModuleOptimizer {
     if weight_decay == 0.0 {
         AdamConfig::new().with_epsilon(1e-8).init()
     } else {
@@ -444,9 +465,7 @@ impl Trainer {
     ) -> Result<Trainer, String> {
         let device = train_device();
         let net = load_tensors(Net::new(cfg, seed, &device), weights, &device)?;
-        let optim = optimizer(weight_decay)
-            .from_bytes(Bytes::from_bytes_vec(optimizer_record))
-            .map_err(|e| format!("the optimizer's state: {e}"))?;
+        let optim = resumed_optimizer(weight_decay, optimizer_record)?;
         Ok(Trainer {
             net: Some(numbered(net)),
             optim,
@@ -457,20 +476,15 @@ impl Trainer {
 
     /// Where this training stands after the updates of `losses`.
     fn snapshot(&self, losses: &[f32]) -> Result<Snapshot, String> {
-        let optimizer = self
-            .optim
-            .into_bytes()
-            .map_err(|e| format!("cannot record the optimizer's state: {e}"))?;
-        Ok(Snapshot {
-            of: SnapshotOf::Phyre,
-            updates: losses.len(),
-            losses: losses.to_vec(),
+        Snapshot::taken(
+            SnapshotOf::Phyre,
+            losses,
             // Through the inference view: reading it brings batch norm's running statistics up
             // to date (burn holds a module's last update of them apart until then; training
             // reads them up to date too, so this changes nothing of the training).
-            weights: tensors(&self.net().valid()),
-            optimizer: optimizer.to_vec(),
-        })
+            tensors(&self.net().valid()),
+            &self.optim,
+        )
     }
 
     /// Wrap a network (e.g. loaded from a file) for more training; the optimizer starts fresh.
@@ -502,9 +516,8 @@ impl Trainer {
             net.forward(obs, &batch.actions, batch.per_scene.max(1)),
             labels,
         );
-        let value = scalar(loss.clone());
-        let grads = GradientsParams::from_grads(loss.backward(), &net);
-        self.net = Some(self.optim.step(lr, net, grads));
+        let (net, value) = step(&mut self.optim, lr, net, loss);
+        self.net = Some(net);
         value
     }
 
@@ -517,6 +530,29 @@ impl Trainer {
     pub fn scorer(&self) -> Scorer {
         Scorer::new(self.net().clone(), &self.cfg)
     }
+}
+
+/// `optimizer(weight_decay)` with the state of a [`Snapshot`]'s record.
+pub(crate) fn resumed_optimizer(
+    weight_decay: f64,
+    record: Vec<u8>,
+) -> Result<ModuleOptimizer, String> {
+    optimizer(weight_decay)
+        .from_bytes(Bytes::from_bytes_vec(record))
+        .map_err(|e| format!("the optimizer's state: {e}"))
+}
+
+/// One step of `optim` on `net` down the gradient of `loss` at learning rate `lr`: the network
+/// after it, and the loss before it.
+pub(crate) fn step<M: Module>(
+    optim: &mut ModuleOptimizer,
+    lr: f64,
+    net: M,
+    loss: Tensor<1>,
+) -> (M, f32) {
+    let value = scalar(loss.clone());
+    let grads = GradientsParams::from_grads(loss.backward(), &net);
+    (optim.step(lr, net, grads), value)
 }
 
 fn scalar(t: Tensor<1>) -> f32 {
