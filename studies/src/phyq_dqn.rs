@@ -34,46 +34,59 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tasks::rng::fnv64;
 
-/// What determines a trained model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params {
-    pub setting: Setting,
+/// How the experiences are collected (module doc), with the defaults the command line shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollectionOptions {
     /// Attempts per training task.
     pub episodes: u32,
     /// Shots tried per decision (1..=ACTIONS).
     pub explore: u32,
-    /// The network and its training (its seed is the run's).
-    pub config: Config,
-    /// Train on every `stride`-th training task only (1: all).
+    /// Collect on every `stride`-th training task only (1: all).
     pub stride: usize,
 }
 
+impl CollectionOptions {
+    /// The defaults: 1 episode, 8 shots per decision, every task.
+    pub const DEFAULT: CollectionOptions = CollectionOptions {
+        episodes: 1,
+        explore: 8,
+        stride: 1,
+    };
+}
+
+/// What determines a trained model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    pub setting: Setting,
+    pub collection: CollectionOptions,
+    /// The network and its training (its seed is the run's).
+    pub config: Config,
+}
+
 impl Params {
-    /// The defaults: 1 episode, 8 shots per decision, every task, [`Config::new`].
+    /// The defaults ([`CollectionOptions::DEFAULT`], [`Config::new`]) on `setting` with `seed`.
     pub fn new(setting: Setting, seed: u64) -> Params {
         Params {
             setting,
-            episodes: 1,
-            explore: 8,
+            collection: CollectionOptions::DEFAULT,
             config: Config::new(seed),
-            stride: 1,
         }
     }
 
+    /// Refuse options that cannot make a model (before any work), in the command line's terms
+    /// for the collection's; the network's rules are agents' ([`Config::check`]).
     pub fn check(&self) -> Result<()> {
-        if self.episodes == 0 || self.episodes > 1000 {
-            bail!("--dqn-episodes must be 1 to 1000, got {}", self.episodes);
+        let c = &self.collection;
+        if c.episodes == 0 || c.episodes > 1000 {
+            bail!("--dqn-episodes must be 1 to 1000, got {}", c.episodes);
         }
-        if self.explore == 0 || self.explore as usize > ACTIONS {
-            bail!("--dqn-explore must be 1 to {ACTIONS}, got {}", self.explore);
+        if c.explore == 0 || c.explore as usize > ACTIONS {
+            bail!("--dqn-explore must be 1 to {ACTIONS}, got {}", c.explore);
         }
-        if self.config.updates == 0 {
-            bail!("--dqn-updates must be at least 1");
-        }
-        if self.stride == 0 {
+        if c.stride == 0 {
             bail!("--dqn-stride must be at least 1");
         }
-        Ok(())
+        self.config.check().map_err(anyhow::Error::msg)
     }
 }
 
@@ -96,14 +109,14 @@ pub fn collect_task(task: &EvalTask, params: &Params) -> Result<Experiences, Str
     let level = &task.level;
     let stream = fnv64(task.id.to_string().as_bytes()) ^ EXPLORE;
     let mut out = Experiences::default();
-    for episode in 0..params.episodes {
+    for episode in 0..params.collection.episodes {
         let mut draws = Draws::new(params.config.seed, stream, u64::from(episode));
         let mut game = Game::new(level).map_err(|e| e.to_string())?;
         game.settle();
         while game.pigs_left() > 0 && game.birds_left() > 0 {
             // `explore` distinct actions: a partial Fisher-Yates shuffle of the action set.
             let mut order: Vec<u16> = (0..ACTIONS as u16).collect();
-            let k = params.explore as usize;
+            let k = params.collection.explore as usize;
             for i in 0..k {
                 let j = draws.int_in(i as i64, ACTIONS as i64 - 1) as usize;
                 order.swap(i, j);
@@ -217,18 +230,18 @@ pub fn fingerprint(params: &Params, tasks: &[EvalTask]) -> String {
         content.extend_from_slice(t.id.to_string().as_bytes());
         content.extend(serde_json::to_vec(&t.level).unwrap_or_default());
     }
-    let c = &params.config;
+    let (collection, config) = (&params.collection, &params.config);
     format!(
         "phyq-dqn-1 {} setting {} episodes {} explore {} stride {} hidden {} updates {} lr {:?} seed {} tasks {} {:016x}",
         env!("CARGO_PKG_VERSION"),
         params.setting.word(),
-        params.episodes,
-        params.explore,
-        params.stride,
-        c.hidden,
-        c.updates,
-        c.lr,
-        c.seed,
+        collection.episodes,
+        collection.explore,
+        collection.stride,
+        config.hidden,
+        config.updates,
+        config.lr,
+        config.seed,
         tasks.len(),
         fnv64(&content)
     )
@@ -240,7 +253,7 @@ pub fn collection_tasks(entries: &[Entry], params: &Params) -> Result<Vec<EvalTa
     params.check()?;
     Ok(train_tasks(entries, params.setting)?
         .into_iter()
-        .step_by(params.stride)
+        .step_by(params.collection.stride)
         .collect())
 }
 
@@ -457,9 +470,9 @@ pub fn run(
     model.header.trained_on = format!(
         "{} setting training tasks (every {}), {} episodes, {} shots per decision: {} decisions, {} shots simulated",
         params.setting.word(),
-        params.stride,
-        params.episodes,
-        params.explore,
+        params.collection.stride,
+        params.collection.episodes,
+        params.collection.explore,
         data.observations.len(),
         data.shots
     );
@@ -473,8 +486,8 @@ mod tests {
 
     fn tiny(setting: Setting) -> Params {
         let mut p = Params::new(setting, 9);
-        p.explore = 3;
-        p.stride = 997;
+        p.collection.explore = 3;
+        p.collection.stride = 997;
         p.config.hidden = 8;
         p.config.updates = 10;
         p
@@ -591,7 +604,7 @@ mod tests {
         let ckpt = dir.path().join("c.ckpt.collect");
         let entries = phyq::generator::builtin_tasks().entries();
         let mut p = tiny(Setting::Local);
-        p.stride = 600; // 10 tasks
+        p.collection.stride = 600; // 10 tasks
         let whole = collect(entries, &p, &threads(1)).expect("collects");
         let job = Collection::new(entries, &p).expect("a job");
         assert_eq!(job.len(), 10);
@@ -620,7 +633,7 @@ mod tests {
         assert_eq!(*count.0.lock().expect("no poisoning"), (10, 0));
         // A checkpoint of other options is refused, whichever option it is.
         let changes: [fn(&mut Params); 5] = [
-            |p: &mut Params| p.explore += 1,
+            |p: &mut Params| p.collection.explore += 1,
             |p: &mut Params| p.config.seed += 1,
             |p: &mut Params| p.config.updates += 1,
             |p: &mut Params| p.config.hidden += 1,
@@ -749,9 +762,14 @@ mod tests {
     fn bad_params_are_refused() {
         let entries = phyq::generator::builtin_tasks().entries();
         let mut p = tiny(Setting::Local);
-        p.explore = 0;
+        p.collection.explore = 0;
         assert!(collect(entries, &p, &threads(1)).is_err());
-        p.explore = ACTIONS as u32 + 1;
+        p.collection.explore = ACTIONS as u32 + 1;
         assert!(collect(entries, &p, &threads(1)).is_err());
+        // The network's rules are agents', asked before any work.
+        let mut p = tiny(Setting::Local);
+        p.config.updates = 0;
+        let e = collect(entries, &p, &threads(1)).unwrap_err().to_string();
+        assert!(e.contains("at least one update"), "{e}");
     }
 }

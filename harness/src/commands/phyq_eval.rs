@@ -10,10 +10,11 @@ use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
 use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
-use agents::dqn::phyq::PhyqDqn;
+use agents::dqn::phyq::{Config, PhyqDqn};
 use agents::dqn::{NoProgress, TrainProgress};
 use anyhow::bail;
 use anyhow::{Context, Result};
+use clap::builder::RangedU64ValueParser;
 use clap::Args;
 use phyq::levelset::{Entry, LevelSet};
 use phyq::playdata::SCENARIOS;
@@ -26,7 +27,7 @@ use studies::phyq::{
     csv_text, figures, json_line, random_reference, rows as rows_of, rows_from_attempts,
     summary_markdown, AgentName, Attempt, Job, Params, Setting, State,
 };
-use studies::phyq_dqn;
+use studies::phyq_dqn::{self, CollectionOptions};
 use studies::runner::{Progress, RunConfig};
 use studies::shard::read_parts;
 
@@ -145,13 +146,7 @@ fn dqn_agent(
         }
         return Ok(Some(Arc::new(agent)));
     }
-    let mut p = phyq_dqn::Params::new(params.setting, d.dqn_seed);
-    p.episodes = d.dqn_episodes;
-    p.explore = d.dqn_explore;
-    p.stride = d.dqn_stride;
-    p.config.updates = d.dqn_updates;
-    p.config.lr = d.dqn_lr;
-    p.config.hidden = d.dqn_hidden as usize;
+    let p = d.params(params.setting);
     let (mut collect_cfg, train_ckpt) = dqn_checkpoints(ctx, &a.ckpt)?;
     collect_cfg.progress = Some(Arc::new(Collecting {
         setting: params.setting.word(),
@@ -438,7 +433,8 @@ pub struct PhyqEvalArgs {
     pub ckpt: CheckpointArgs,
 }
 
-/// The Phy-Q DQN's options of `phyq-eval` (with `--agent dqn` only).
+/// The Phy-Q DQN's options of `phyq-eval` (with `--agent dqn` only). Their defaults are the
+/// definitions' (`Config::DEFAULT`, `CollectionOptions::DEFAULT`), shown here, not repeated.
 #[derive(Debug, Args)]
 pub struct PhyqDqnArgs {
     /// The DQN's model file: read when it exists, else trained on the setting's training tasks
@@ -446,30 +442,61 @@ pub struct PhyqDqnArgs {
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
     /// Seed of the DQN's initial weights, batches and exploration.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = Config::DEFAULT.seed)]
     pub dqn_seed: u64,
     /// Adam updates of 16 passing and 16 failing experiences.
-    #[arg(long, value_name = "N", default_value_t = 3000)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = Config::DEFAULT.updates,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=100_000_000)
+    )]
     pub dqn_updates: usize,
     /// Learning rate.
-    #[arg(long, value_name = "LR", default_value_t = 1e-3)]
+    #[arg(long, value_name = "LR", default_value_t = Config::DEFAULT.lr)]
     pub dqn_lr: f64,
     /// Width of the network's two hidden layers.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub dqn_hidden: u32,
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = Config::DEFAULT.hidden,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096)
+    )]
+    pub dqn_hidden: usize,
     /// Attempts per training task while collecting experiences.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = CollectionOptions::DEFAULT.episodes)]
     pub dqn_episodes: u32,
     /// Shots simulated per bird's decision while collecting experiences (1-50).
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = CollectionOptions::DEFAULT.explore)]
     pub dqn_explore: u32,
     /// Collect on every N-th training task only.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = CollectionOptions::DEFAULT.stride)]
     pub dqn_stride: usize,
     /// Train the DQN, write it to --model and stop (no evaluation; evaluate it afterwards,
     /// e.g. in shards with --shard K/N --model FILE).
     #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
     pub train_only: bool,
+}
+
+impl PhyqDqnArgs {
+    /// The training these options ask for on `setting`. Every option is named here once, and a
+    /// new one in the definitions does not compile until it is declared above.
+    fn params(&self, setting: Setting) -> phyq_dqn::Params {
+        phyq_dqn::Params {
+            setting,
+            collection: CollectionOptions {
+                episodes: self.dqn_episodes,
+                explore: self.dqn_explore,
+                stride: self.dqn_stride,
+            },
+            config: Config {
+                hidden: self.dqn_hidden,
+                updates: self.dqn_updates,
+                lr: self.dqn_lr,
+                seed: self.dqn_seed,
+            },
+        }
+    }
 }
 
 /// `--agent`'s value, parsed once into the study's type.

@@ -129,6 +129,35 @@ fn bad_dqn_runs_fail_with_one_line() {
         .concat(),
     );
     assert!(e.contains("--dqn-explore must be 1 to 50"), "{e}");
+    for (flag, value) in [("--dqn-updates", "0"), ("--dqn-hidden", "0")] {
+        let e = fails(
+            &[
+                &base[..],
+                &["--agent", "dqn", "--setting", "local", flag, value],
+            ]
+            .concat(),
+        );
+        assert!(e.contains(flag), "{e}");
+    }
+}
+
+#[test]
+fn the_dqn_options_show_the_definitions_defaults() {
+    let help = ok(&["phyq-eval", "--help"]);
+    for (flag, default) in [
+        ("--dqn-seed", "0"),
+        ("--dqn-updates", "3000"),
+        ("--dqn-lr", "0.001"),
+        ("--dqn-hidden", "256"),
+        ("--dqn-episodes", "1"),
+        ("--dqn-explore", "8"),
+        ("--dqn-stride", "1"),
+    ] {
+        let from = help.find(flag).expect("the flag in the help");
+        let shown = format!("[default: {default}]");
+        let next = help[from..].find("[default: ").expect("a default");
+        assert!(help[from + next..].starts_with(&shown), "{flag}: {help}");
+    }
 }
 
 /// The first template's tasks 1 to 3 (training) and 81 to 86 (six test tasks, for shards).
