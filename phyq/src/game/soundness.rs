@@ -5,8 +5,8 @@
 //! deterministic and needs no seed: for each bird in turn, every candidate ([`candidates_for`]:
 //! releases aimed at the pigs and the objects near them, then a grid of full-power angles) is
 //! played from the state the chosen shots left; one that passes ends the search, otherwise the
-//! candidate leaving the fewest pigs, then destroying the most objects (the first such in the
-//! list's order), is kept and the next bird is searched.
+//! candidate leaving the fewest pigs, then the least life in them, then destroying the most
+//! objects (the first such in the list's order), is kept and the next bird is searched.
 
 use super::aim::{aim, Arc};
 use super::play::{Game, PlayError, Shot, MAX_SHOT_STEPS};
@@ -207,11 +207,13 @@ pub struct Best {
     pub steps: u64,
 }
 
-/// The first candidate that passes the level, else the one that leaves the fewest pigs (then
-/// destroys the most objects; the earlier candidate on a tie). `None` when no bird is left.
+/// The first candidate that passes the level, else the one that leaves the fewest pigs, then
+/// the least life in them (a pig that takes several hits to die is worth hitting before it
+/// dies), then destroys the most objects; the earlier candidate on a tie. `None` when no bird
+/// is left.
 pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayError> {
-    // (pigs left, objects destroyed), the shot, the state after it.
-    let mut best: Option<((u32, u32), PixelShot, Game)> = None;
+    // (pigs left, their life, objects destroyed), the shot, the state after it.
+    let mut best: Option<((u32, Fixed, u32), PixelShot, Game)> = None;
     let (mut tried, mut steps) = (0u64, 0u64);
     for shot in candidates_for(game, level) {
         let mut g = game.clone();
@@ -228,8 +230,10 @@ pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayEr
                 steps,
             }));
         }
-        let score = (g.pigs_left(), g.destroyed());
-        let better = |(p, d): (u32, u32)| score.0 < p || (score.0 == p && score.1 > d);
+        let score = (g.pigs_left(), g.pig_life_left(), g.destroyed());
+        let better = |(p, l, d): (u32, Fixed, u32)| {
+            (score.0, score.1) < (p, l) || ((score.0, score.1) == (p, l) && score.2 > d)
+        };
         if best.as_ref().is_none_or(|(s, _, _)| better(*s)) {
             best = Some((score, shot, g));
         }

@@ -20,7 +20,12 @@ impl Game {
     /// The collider of a body's part (a body without a thing, the ground, is one collider).
     fn collider(&self, body: BodyId, part: u16) -> u8 {
         self.thing_of(body)
-            .and_then(|t| self.things[t as usize].colliders.get(usize::from(part)).copied())
+            .and_then(|t| {
+                self.things[t as usize]
+                    .colliders
+                    .get(usize::from(part))
+                    .copied()
+            })
             .unwrap_or(0)
     }
 

@@ -17,10 +17,10 @@ use crate::catalogue::{catalogue, BirdKind, Kind, Material};
 use crate::level::{Level, ObjectKind};
 use crate::number::radians;
 use crate::scene::{Scene, SceneObject, Source};
-use std::sync::Arc;
 use engine::{
     chain_hash, mix64, BodyDef, BodyId, BodyKind, Fixed, Polygon, Shape, StepSettings, Vec2, World,
 };
+use std::sync::Arc;
 
 /// The physics clock: Unity's fixed time step, 0.02 s.
 pub const STEPS_PER_SECOND: u32 = 50;
@@ -338,6 +338,14 @@ impl Game {
     }
 
     /// The level's objects destroyed so far (pigs, blocks, TNT).
+    /// The life the live pigs have left, summed (10,000 each while immortal).
+    pub fn pig_life_left(&self) -> Fixed {
+        self.things
+            .iter()
+            .filter(|t| t.alive && t.role == Role::Pig)
+            .fold(Fixed::ZERO, |sum, t| sum + t.life)
+    }
+
     pub fn destroyed(&self) -> u32 {
         self.things
             .iter()
