@@ -19,6 +19,8 @@
 //! - [`bench`]: timing the simulation of a reference table's rows.
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
 //!   the single run's report, byte for byte.
+//! - [`phyq_levels`]: what the command line shows of Phy-Q levels (summaries, listings, contact
+//!   sheets, pictures, a played level's report and GIF).
 //!
 //! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision, the
 //! intervals and the Wilcoxon test that compares agents) and [`files`] (atomic writes).
@@ -31,6 +33,7 @@ pub mod parity;
 pub mod phyq;
 #[cfg(feature = "dqn")]
 pub mod phyq_dqn;
+pub mod phyq_levels;
 pub mod phyq_witness;
 pub mod random_curve;
 pub mod runner;
