@@ -281,6 +281,14 @@ pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<ChunkState>)>) -> Result<R
 }
 
 impl Report {
+    /// The plot's series: per template, its histogram.
+    pub fn plot_series(&self) -> Vec<(String, Vec<u64>)> {
+        self.templates
+            .iter()
+            .map(|t| (t.template.clone(), t.hist.clone()))
+            .collect()
+    }
+
     /// The CSV: one row per (template, k) with the number of actions that solve k of its tasks.
     pub fn csv_bytes(&self) -> Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());

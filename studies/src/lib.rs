@@ -23,7 +23,8 @@
 //!   sheets, pictures, a played level's report and GIF).
 //!
 //! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision, the
-//! intervals and the Wilcoxon test that compares agents) and [`files`] (atomic writes).
+//! intervals and the Wilcoxon test that compares agents), [`plot`] (the studies' plots as SVG
+//! text, which the command writes) and [`files`] (atomic writes).
 
 pub mod bench;
 pub mod diversity;
@@ -35,6 +36,7 @@ pub mod phyq;
 pub mod phyq_dqn;
 pub mod phyq_levels;
 pub mod phyq_witness;
+pub mod plot;
 pub mod random_curve;
 pub mod runner;
 pub mod selection;

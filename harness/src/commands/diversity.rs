@@ -32,12 +32,7 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
     let samples = report.params.samples;
     write_atomic(out, &report.csv_bytes()?)?;
     if let Some(p) = plot {
-        let series: Vec<(String, Vec<u64>)> = report
-            .templates
-            .iter()
-            .map(|t| (t.template.clone(), t.hist.clone()))
-            .collect();
-        let svg = super::plot::diversity_svg(report.params.tier, samples, &series)?;
+        let svg = studies::plot::diversity_svg(report.params.tier, samples, &report.plot_series())?;
         write_atomic(p, svg.as_bytes())?;
     }
     for t in &report.templates {

@@ -170,7 +170,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if let Some(p) = &a.plot {
         write_atomic(
             p,
-            super::plot::success_curves_svg(&report.curves)?.as_bytes(),
+            studies::plot::success_curves_svg(&report.curves)?.as_bytes(),
         )?;
     }
     Ok(())

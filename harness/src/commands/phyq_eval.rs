@@ -336,7 +336,7 @@ fn plot_svg(params: &Params, f: &studies::phyq::Figures) -> Result<String> {
         .collect();
     let mine: Vec<Option<f64>> = f.per_scenario.to_vec();
     debug_assert_eq!(mine.len(), SCENARIOS);
-    super::plot::phyq_scenarios_svg(&[
+    studies::plot::phyq_scenarios_svg(&[
         ("humans (paper, original game)".to_string(), humans),
         (
             format!(

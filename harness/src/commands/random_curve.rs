@@ -37,7 +37,7 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
     );
     write_atomic(out, report.csv_text().as_bytes())?;
     if let Some(p) = plot {
-        let svg = super::plot::curve_svg(tier, report.tasks, runs, &report.points)?;
+        let svg = studies::plot::curve_svg(tier, report.tasks, runs, &report.points)?;
         write_atomic(p, svg.as_bytes())?;
     }
     let (auc_m, auc_sd) = mean_and_sample_std(&report.aucs);
