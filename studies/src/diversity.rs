@@ -236,6 +236,14 @@ fn report(job: &Job, params: Params, states: &[ChunkState]) -> Report {
 /// The name of the study in part files.
 pub const COMMAND: &str = "diversity";
 
+/// The study to `rephyre merge` and `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
+    "diversity",
+    COMMAND,
+    "diversity.csv",
+    &[(crate::slurm::Extra::Plot, "diversity.svg")],
+);
+
 impl Params {
     /// The canonical arguments of a run with these parameters.
     pub fn args(&self) -> Args {

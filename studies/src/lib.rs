@@ -18,7 +18,7 @@
 //!   `phyq_dqn` (feature `dqn`): the Phy-Q DQN's experience collection and training.
 //! - [`bench`]: timing the simulation of a reference table's rows.
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
-//!   the single run's report, byte for byte.
+//!   the single run's report, byte for byte; [`slurm`]: their job arrays on a Slurm cluster.
 //! - [`phyq_levels`]: what the command line shows of Phy-Q levels (summaries, listings, contact
 //!   sheets, pictures, a played level's report and GIF).
 //!
@@ -41,6 +41,7 @@ pub mod random_curve;
 pub mod runner;
 pub mod selection;
 pub mod shard;
+pub mod slurm;
 pub mod solvability;
 pub mod stats;
 pub mod witness;

@@ -6,8 +6,8 @@
 //! for the collection and the updates) or reads it from `--model`; `--train-only` stops once
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::CheckpointArgs;
+use super::sharded_study::{MergeOutputs, ShardedStudy};
+use crate::cli::{CheckpointArgs, Command};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::{Config, PhyqDqn};
@@ -351,18 +351,23 @@ fn plot_svg(params: &Params, f: &studies::phyq::Figures) -> Result<String> {
 
 /// Phy-Q evaluation sharded: parts merged into the CSV, the report and the plot.
 pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "phyq-eval",
-    command: "phyq-eval",
-    part_command: studies::phyq::COMMAND,
-    report: "phyq-eval.csv",
-    extras: &[
-        (Extra::Summary, "phyq-eval.md"),
-        (Extra::Plot, "phyq-eval.svg"),
-    ],
-    json: true,
-    checkpoint: ("--checkpoint", true),
-    merge,
+    shards_read,
+    ..ShardedStudy::new(&studies::phyq::SLURM, merge)
 };
+
+/// The shards of a dqn evaluation evaluate one trained model, which must exist (each shard
+/// training its own would train the same model N times) and is made absolute in the scripts.
+fn shards_read(command: &Command) -> Result<bool> {
+    let Command::PhyqEval(p) = command else {
+        return Ok(false);
+    };
+    if p.agent != AgentName::Dqn {
+        return Ok(false);
+    }
+    let params = Params::new(AgentName::Dqn, p.setting, p.attempts, p.seed)?;
+    shard_needs_model(&params, p.dqn.model.as_deref())?;
+    Ok(true)
+}
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     studies::phyq::check_same_model(parts)?;

@@ -44,7 +44,7 @@ pub use score::{
 pub use selection::{test_tasks, train_tasks, EvalTask};
 pub use types::{
     builtin, AgentName, Params, Setting, SharedAgent, COMMAND, DEFAULT_SEED, LOCAL_TRAIN_TASKS,
-    MAX_ATTEMPTS,
+    MAX_ATTEMPTS, SLURM,
 };
 
 #[cfg(test)]
