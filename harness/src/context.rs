@@ -113,14 +113,14 @@ impl Ctx {
             bail!("--checkpoint-secs must be a positive number of seconds");
         }
         // A line on stderr when a run goes on from a checkpoint (e.g. a requeued array task).
-        let on_resume = c.checkpoint.clone().map(|path| {
-            std::sync::Arc::new(move |finished: u64, in_progress: u64| {
+        let on_resume = c.checkpoint.is_some().then(|| {
+            std::sync::Arc::new(|path: &Path, finished: u64, in_progress: u64| {
                 eprintln!(
                     "rephyre: resuming from checkpoint {}: {finished} work units finished, \
                      {in_progress} in progress",
                     path.display()
                 )
-            }) as std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>
+            }) as std::sync::Arc<dyn Fn(&Path, u64, u64) + Send + Sync>
         });
         Ok(RunConfig {
             checkpoint: c.checkpoint.clone(),
