@@ -61,7 +61,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     outputs.extend(a.out.as_deref());
     outputs.extend(a.summary.as_deref());
     outputs.extend(a.plot.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.ckpt.save.checkpoint.as_deref());
     outputs.extend(a.dqn.model.as_deref().filter(|_| a.dqn.train_only));
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;

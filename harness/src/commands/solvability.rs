@@ -34,7 +34,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         &[
             Some(a.out.as_path()),
             a.summary.as_deref(),
-            a.ckpt.checkpoint.as_deref(),
+            a.ckpt.save.checkpoint.as_deref(),
         ],
         params.tier,
         a.templates.as_deref(),

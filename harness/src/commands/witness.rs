@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs = vec![out.as_path()];
     outputs.extend(a.summary.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.ckpt.save.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
     let retry_rows = match &a.retry {
