@@ -126,7 +126,7 @@ impl Ctx {
                      {in_progress} in progress",
                     path.display()
                 )
-            }) as std::sync::Arc<dyn Fn(&Path, u64, u64) + Send + Sync>
+            }) as studies::runner::OnResume
         });
         Ok(RunConfig {
             checkpoint: c.checkpoint.clone(),

@@ -54,6 +54,10 @@ pub trait Progress: Send + Sync {
     fn finish(&self);
 }
 
+/// Told, when a run resumes from a checkpoint, its path, and how many tasks it holds finished
+/// and how many part-way.
+pub type OnResume = Arc<dyn Fn(&Path, u64, u64) + Send + Sync>;
+
 /// How to run a job.
 #[derive(Clone)]
 pub struct RunConfig {
@@ -68,7 +72,7 @@ pub struct RunConfig {
     pub progress: Option<Arc<dyn Progress>>,
     /// Told, when a run resumes from a checkpoint it accepted, its path and how many tasks it
     /// holds finished and how many part-way (`None`: no one).
-    pub on_resume: Option<Arc<dyn Fn(&Path, u64, u64) + Send + Sync>>,
+    pub on_resume: Option<OnResume>,
 }
 
 impl std::fmt::Debug for RunConfig {
