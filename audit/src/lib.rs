@@ -65,6 +65,18 @@ impl AuditPlan {
         phyq_task_stride: 100,
     };
 
+    /// The golden committed for this plan on the built-in tasks (tests/golden/audit-full.txt,
+    /// audit-ci.txt); `None` for a plan of other numbers.
+    pub fn committed_golden(&self) -> Option<&'static str> {
+        if *self == AuditPlan::FULL {
+            Some(include_str!("../../tests/golden/audit-full.txt"))
+        } else if *self == AuditPlan::CI {
+            Some(include_str!("../../tests/golden/audit-ci.txt"))
+        } else {
+            None
+        }
+    }
+
     pub fn by_name(name: &str) -> Option<AuditPlan> {
         match name {
             "full" => Some(AuditPlan::FULL),

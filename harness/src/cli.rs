@@ -479,15 +479,22 @@ EXAMPLES:
   rephyre tasks sheet --tier phyq --per-template 1 --columns 8 --out phyq.png
   rephyre tasks sheet --tier phyq --templates 1.1,2_1_3 --per-template 4 --shrink 1 --out t.png";
 
-/// Checkpoint options shared by the long-running commands.
+/// `--checkpoint FILE` and `--resume`: every resumable run's.
 #[derive(Debug, Args)]
-pub struct CheckpointArgs {
+pub struct ResumeArgs {
     /// Save progress to FILE every few seconds.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Continue from --checkpoint (a missing checkpoint file starts afresh).
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
+}
+
+/// Checkpoint and shard options shared by the long-running commands.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    #[command(flatten)]
+    pub save: ResumeArgs,
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = 10.0)]
     pub checkpoint_secs: f64,

@@ -2,7 +2,7 @@
 //! ones, and the task an id names in them, through the `taskref` crate), the thread count,
 //! progress and the runner configuration these ask for.
 
-use crate::cli::{CheckpointArgs, Cli};
+use crate::cli::{CheckpointArgs, Cli, ResumeArgs};
 use crate::parse::{check_outputs, select_tasks};
 use anyhow::{bail, Result};
 use phyq::levelset::Entry;
@@ -109,23 +109,29 @@ impl Ctx {
     /// The runner configuration of a command with `--checkpoint`, `--resume` (checked: a
     /// positive interval between checkpoints).
     pub fn run_config(&self, c: &CheckpointArgs) -> Result<RunConfig> {
-        if !(c.checkpoint_secs > 0.0 && c.checkpoint_secs < 1e6) {
+        self.resumable(&c.save, c.checkpoint_secs)
+    }
+
+    /// The runner configuration of `--checkpoint`, `--resume`, with `secs` between checkpoints
+    /// (checked: positive).
+    pub fn resumable(&self, c: &ResumeArgs, secs: f64) -> Result<RunConfig> {
+        if !(secs > 0.0 && secs < 1e6) {
             bail!("--checkpoint-secs must be a positive number of seconds");
         }
         // A line on stderr when a run goes on from a checkpoint (e.g. a requeued array task).
-        let on_resume = c.checkpoint.clone().map(|path| {
-            std::sync::Arc::new(move |finished: u64, in_progress: u64| {
+        let on_resume = c.checkpoint.is_some().then(|| {
+            std::sync::Arc::new(|path: &Path, finished: u64, in_progress: u64| {
                 eprintln!(
                     "rephyre: resuming from checkpoint {}: {finished} work units finished, \
                      {in_progress} in progress",
                     path.display()
                 )
-            }) as std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>
+            }) as studies::runner::OnResume
         });
         Ok(RunConfig {
             checkpoint: c.checkpoint.clone(),
             resume: c.resume,
-            checkpoint_every: std::time::Duration::from_secs_f64(c.checkpoint_secs),
+            checkpoint_every: std::time::Duration::from_secs_f64(secs),
             on_resume,
             ..self.run_config_plain()
         })

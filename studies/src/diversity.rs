@@ -236,6 +236,14 @@ fn report(job: &Job, params: Params, states: &[ChunkState]) -> Report {
 /// The name of the study in part files.
 pub const COMMAND: &str = "diversity";
 
+/// The study to `rephyre merge` and `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
+    "diversity",
+    COMMAND,
+    "diversity.csv",
+    &[(crate::slurm::Extra::Plot, "diversity.svg")],
+);
+
 impl Params {
     /// The canonical arguments of a run with these parameters.
     pub fn args(&self) -> Args {
@@ -281,6 +289,14 @@ pub fn merge(set: &TaskSet, parts: Vec<(PathBuf, Part<ChunkState>)>) -> Result<R
 }
 
 impl Report {
+    /// The plot's series: per template, its histogram.
+    pub fn plot_series(&self) -> Vec<(String, Vec<u64>)> {
+        self.templates
+            .iter()
+            .map(|t| (t.template.clone(), t.hist.clone()))
+            .collect()
+    }
+
     /// The CSV: one row per (template, k) with the number of actions that solve k of its tasks.
     pub fn csv_bytes(&self) -> Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());

@@ -18,10 +18,13 @@
 //!   `phyq_dqn` (feature `dqn`): the Phy-Q DQN's experience collection and training.
 //! - [`bench`]: timing the simulation of a reference table's rows.
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
-//!   the single run's report, byte for byte.
+//!   the single run's report, byte for byte; [`slurm`]: their job arrays on a Slurm cluster.
+//! - [`phyq_levels`]: what the command line shows of Phy-Q levels (summaries, listings, contact
+//!   sheets, pictures, a played level's report and GIF).
 //!
 //! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision, the
-//! intervals and the Wilcoxon test that compares agents) and [`files`] (atomic writes).
+//! intervals and the Wilcoxon test that compares agents), [`plot`] (the studies' plots as SVG
+//! text, which the command writes) and [`files`] (atomic writes).
 
 pub mod bench;
 pub mod diversity;
@@ -31,11 +34,14 @@ pub mod parity;
 pub mod phyq;
 #[cfg(feature = "dqn")]
 pub mod phyq_dqn;
+pub mod phyq_levels;
 pub mod phyq_witness;
+pub mod plot;
 pub mod random_curve;
 pub mod runner;
 pub mod selection;
 pub mod shard;
+pub mod slurm;
 pub mod solvability;
 pub mod stats;
 pub mod witness;

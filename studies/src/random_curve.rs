@@ -189,6 +189,14 @@ fn report(params: Params, states: &[TaskState]) -> Report {
 /// The name of the study in part files.
 pub const COMMAND: &str = "random-curve";
 
+/// The study to `rephyre merge` and `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
+    "random-curve",
+    COMMAND,
+    "random-curve.csv",
+    &[(crate::slurm::Extra::Plot, "random-curve.svg")],
+);
+
 impl Params {
     /// The canonical arguments of a run with these parameters.
     pub fn args(&self) -> Args {

@@ -54,6 +54,10 @@ pub trait Progress: Send + Sync {
     fn finish(&self);
 }
 
+/// Told, when a run resumes from a checkpoint, its path, and how many tasks it holds finished
+/// and how many part-way.
+pub type OnResume = Arc<dyn Fn(&Path, u64, u64) + Send + Sync>;
+
 /// How to run a job.
 #[derive(Clone)]
 pub struct RunConfig {
@@ -66,9 +70,9 @@ pub struct RunConfig {
     pub checkpoint_every: Duration,
     /// Where progress goes (`None`: nowhere).
     pub progress: Option<Arc<dyn Progress>>,
-    /// Told, when a run resumes from a checkpoint it accepted, how many tasks the checkpoint
+    /// Told, when a run resumes from a checkpoint it accepted, its path and how many tasks it
     /// holds finished and how many part-way (`None`: no one).
-    pub on_resume: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
+    pub on_resume: Option<OnResume>,
 }
 
 impl std::fmt::Debug for RunConfig {
@@ -155,7 +159,7 @@ pub fn run<J: TaskJob>(job: &J, cfg: &RunConfig) -> Result<Vec<J::State>> {
                     .filter(|x| matches!(x, Some((true, _))))
                     .count();
                 let started = slots.iter().filter(|x| x.is_some()).count();
-                tell(finished as u64, (started - finished) as u64);
+                tell(path, finished as u64, (started - finished) as u64);
             }
         }
     }

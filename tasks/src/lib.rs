@@ -23,6 +23,7 @@
 
 pub mod action;
 pub mod checksum;
+pub mod describe;
 pub mod folds;
 pub mod geometry;
 pub mod id;

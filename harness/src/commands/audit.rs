@@ -14,10 +14,6 @@ use std::time::Instant;
 use studies::files::{check_writable, write_atomic};
 use taskref::Benchmark;
 
-/// Golden files committed for the built-in tasks (tests/golden/).
-const GOLDEN_FULL: &str = include_str!("../../../tests/golden/audit-full.txt");
-const GOLDEN_CI: &str = include_str!("../../../tests/golden/audit-ci.txt");
-
 pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
     // `--trace` is a Phy-Q level's id, or a PHYRE task's id and an action index.
     let phyq_trace = a
@@ -57,13 +53,8 @@ pub fn run(ctx: &Ctx, a: AuditArgs) -> Result<()> {
             if ctx.tasks_file.is_some() || a.actions_per_task.is_some() {
                 bail!("no committed golden fits --tasks/--actions-per-task: give --golden FILE or --write-golden FILE");
             }
-            Some(
-                match a.subset {
-                    AuditSubset::Ci => GOLDEN_CI,
-                    AuditSubset::Full => GOLDEN_FULL,
-                }
-                .to_string(),
-            )
+            // The plan is the subset's, whose golden is committed.
+            plan.committed_golden().map(str::to_string)
         }
     };
     // Parsed before the (long) run too, when it is compared with: a bad line fails at once.

@@ -2,7 +2,7 @@
 //! the plot and prints a line per template. With `--shard K/N` it runs part K of N (a share of
 //! every template's actions) and writes the part file to `--out` instead.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::DiversityArgs;
 use crate::context::Ctx;
 use anyhow::Result;
@@ -32,12 +32,8 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
     let samples = report.params.samples;
     write_atomic(out, &report.csv_bytes()?)?;
     if let Some(p) = plot {
-        let series: Vec<(String, Vec<u64>)> = report
-            .templates
-            .iter()
-            .map(|t| (t.template.clone(), t.hist.clone()))
-            .collect();
-        let svg = super::plot::diversity_svg(report.params.tier, samples, &series)?;
+        let series = report.plot_series();
+        let svg = studies::plot::diversity_svg(report.params.tier, samples, &series)?;
         write_atomic(p, svg.as_bytes())?;
     }
     for t in &report.templates {
@@ -54,13 +50,7 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
 }
 
 /// Diversity sharded: parts merged into the CSV histogram and the plot.
-pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
-    "diversity",
-    studies::diversity::COMMAND,
-    "diversity.csv",
-    &[(Extra::Plot, "diversity.svg")],
-    merge,
-);
+pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::diversity::SLURM, merge);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::diversity::merge(ctx.task_set()?, read_parts(parts)?)?;

@@ -170,7 +170,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
     if let Some(p) = &a.plot {
         write_atomic(
             p,
-            super::plot::success_curves_svg(&report.curves)?.as_bytes(),
+            studies::plot::success_curves_svg(&report.curves)?.as_bytes(),
         )?;
     }
     Ok(())
@@ -246,18 +246,8 @@ pub fn compare(_ctx: &Ctx, a: CompareArgs) -> Result<()> {
 
 /// The agents' outcome tables sharded (`eval --shard`, not the agents): parts merged into the
 /// cache `--out.<tier>.ckpt` that `rephyre eval --cache` evaluates from.
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "eval-tables",
-    command: "eval",
-    part_command: studies::evaluation::TABLES_COMMAND,
-    // The cache prefix: the merge writes eval.<tier>.ckpt.
-    report: "eval",
-    extras: &[],
-    json: false,
-    // A shard's checkpoint is its --cache, which always resumes.
-    checkpoint: ("--cache", false),
-    merge: merge_tables,
-};
+pub const SHARDED: ShardedStudy =
+    ShardedStudy::new(&studies::evaluation::TABLES_SLURM, merge_tables);
 
 fn merge_tables(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;

@@ -38,7 +38,7 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
         plot: a.plot.as_deref(),
         json: a.json,
     };
-    check_study_outputs(study, &outputs)?;
+    check_study_outputs(study.study, &outputs)?;
     (study.merge)(ctx, &a.parts, &outputs)
 }
 

@@ -10,7 +10,6 @@ pub mod phyq;
 pub mod phyq_eval;
 pub mod phyq_server;
 pub mod phyq_witness;
-pub mod plot;
 pub mod random_curve;
 pub mod render;
 pub mod sampled_study;

@@ -82,16 +82,7 @@ pub fn write_report(report: &ParityReport, out: Option<&Path>, json: bool) -> Re
 }
 
 /// Parity sharded: parts merged into the Markdown report (and the JSON summary with `--json`).
-pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "parity",
-    command: "parity",
-    part_command: studies::parity::COMMAND,
-    report: "parity.md",
-    extras: &[],
-    json: true,
-    checkpoint: ("--checkpoint", true),
-    merge,
-};
+pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::parity::SLURM, merge);
 
 fn merge(ctx: &Ctx, parts: &[std::path::PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;

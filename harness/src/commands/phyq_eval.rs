@@ -6,29 +6,26 @@
 //! for the collection and the updates) or reads it from `--model`; `--train-only` stops once
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
-use crate::cli::CheckpointArgs;
+use super::sharded_study::{MergeOutputs, ShardedStudy};
+use crate::cli::{CheckpointArgs, Command};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
-use agents::dqn::phyq::{Config, PhyqDqn};
+use agents::dqn::phyq::Config;
 use agents::dqn::{NoProgress, TrainProgress};
-use anyhow::bail;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::builder::RangedU64ValueParser;
 use clap::Args;
 use phyq::levelset::{Entry, LevelSet};
-use phyq::playdata::SCENARIOS;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 use studies::files::write_atomic;
-use studies::phyq::{builtin, SharedAgent};
 use studies::phyq::{
     csv_text, figures, json_line, random_reference, rows as rows_of, rows_from_attempts,
-    summary_markdown, AgentName, Attempt, Job, Params, Setting, State,
+    scenario_series, shard_needs_model, summary_markdown, AgentName, AgentSpec, Attempt, DqnSpec,
+    Event, Events, Job, Params, Setting, SharedAgent, State,
 };
 use studies::phyq_dqn::{self, CollectionOptions};
-use studies::runner::{Progress, RunConfig};
+use studies::runner::RunConfig;
 use studies::shard::read_parts;
 
 /// The Phy-Q tasks: the `--tasks` level-set file, or the built-in tier.
@@ -58,13 +55,13 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         }
     }
     if params.agent == AgentName::Dqn && a.ckpt.shard.is_some() {
-        shard_needs_model(&params, a.dqn.model.as_deref())?;
+        shard_needs_model(params.setting, a.dqn.model.as_deref())?;
     }
     let mut outputs = Vec::new();
     outputs.extend(a.out.as_deref());
     outputs.extend(a.summary.as_deref());
     outputs.extend(a.plot.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.ckpt.save.checkpoint.as_deref());
     outputs.extend(a.dqn.model.as_deref().filter(|_| a.dqn.train_only));
     check_outputs(outputs)?;
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -73,13 +70,17 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         // Before the model is trained or read: a resume of other options is one line.
         studies::phyq::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
     }
-    let agent = match params.agent {
-        AgentName::Dqn => match dqn_agent(ctx, &entries, &params, &a)? {
-            Some(agent) => agent,
-            // --train-only: the model is written.
-            None => return Ok(()),
-        },
-        _ => builtin(params.agent)?,
+    // A DQN to train collects with a progress bar of its own.
+    let trains =
+        params.agent == AgentName::Dqn && !a.dqn.model.as_deref().is_some_and(Path::exists);
+    let agent_cfg = if trains {
+        ctx.run_config(&a.ckpt)?
+    } else {
+        cfg.clone()
+    };
+    let Some(agent) = make_agent(&entries, &params, &a, &agent_cfg, ctx.progress)? else {
+        // --train-only: the model is written.
+        return Ok(());
     };
     // clap asks for --out unless --train-only, which has returned above.
     let out = a.out.as_deref().context("--out is needed")?;
@@ -105,151 +106,31 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     )
 }
 
-/// A shard of a dqn run evaluates a trained model: every shard training its own would train
-/// the same model N times.
-pub(crate) fn shard_needs_model(params: &Params, model: Option<&Path>) -> Result<()> {
-    let train = format!(
-        "train it once first: rephyre phyq-eval --agent dqn --setting {} --model FILE --train-only",
-        params.setting.word()
-    );
-    match model {
-        Some(path) if path.exists() => Ok(()),
-        Some(path) => bail!(
-            "--shard with --agent dqn evaluates a trained model, and --model {} does not exist ({train})",
-            path.display()
-        ),
-        None => bail!("--shard with --agent dqn evaluates a trained model: name it with --model ({train})"),
-    }
-}
-
-/// The DQN: read from `--model` when it exists, else trained on the setting's training tasks
-/// (checkpointed with `--checkpoint F`: the collection in F.collect, the training in F.train)
-/// and written to `--model` when named. `None` with `--train-only`, once the model is written.
-fn dqn_agent(
-    ctx: &Ctx,
+/// The agent `--agent` names ([`studies::phyq::agent`]): the DQN read from `--model` or
+/// trained first, with its events on stderr and its training's progress bar. `None` with
+/// `--train-only`, once the model is written.
+fn make_agent(
     entries: &[Entry],
     params: &Params,
     a: &PhyqEvalArgs,
+    cfg: &RunConfig,
+    progress: bool,
 ) -> Result<Option<SharedAgent>> {
-    let d = &a.dqn;
-    if let Some(path) = d.model.as_deref().filter(|p| p.exists()) {
-        let agent = PhyqDqn::load(path).map_err(anyhow::Error::msg)?;
-        eprintln!(
-            "dqn: model {} (digest {}; {})",
-            path.display(),
-            agent.digest(),
-            agent.model.header.trained_on
-        );
-        if d.train_only {
-            eprintln!("dqn: {} exists already: nothing to train", path.display());
-            return Ok(None);
-        }
-        return Ok(Some(Arc::new(agent)));
-    }
-    let p = d.params(params.setting);
-    let (mut collect_cfg, train_ckpt) = dqn_checkpoints(ctx, &a.ckpt)?;
-    collect_cfg.progress = Some(Arc::new(Collecting {
-        setting: params.setting.word(),
-        bar: collect_cfg.progress.take(),
-    }));
-    let progress: Arc<dyn TrainProgress> = if ctx.progress {
+    let spec = match params.agent {
+        AgentName::Dqn => AgentSpec::Dqn(DqnSpec {
+            model: a.dqn.model.clone(),
+            params: a.dqn.params(params.setting),
+            train_only: a.dqn.train_only,
+        }),
+        name => AgentSpec::Builtin(name),
+    };
+    let training: Arc<dyn TrainProgress> = if progress {
         crate::progress::training_bar()
     } else {
         Arc::new(NoProgress)
     };
-    let start = Instant::now();
-    let trained = phyq_dqn::run(
-        entries,
-        &p,
-        &collect_cfg,
-        train_ckpt.as_ref(),
-        progress.as_ref(),
-    )?;
-    let data = &trained.data;
-    let passing = data.experiences.iter().filter(|e| e.passed).count();
-    eprintln!(
-        "dqn: {} decisions, {} experiences ({passing} passing), {} tasks skipped; trained in {:.0} s all told",
-        data.observations.len(),
-        data.experiences.len(),
-        data.errors,
-        start.elapsed().as_secs_f64()
-    );
-    let agent = PhyqDqn::new(trained.model);
-    if let Some(path) = &d.model {
-        agent.model.save(path).map_err(anyhow::Error::msg)?;
-        eprintln!(
-            "dqn: model written to {} (digest {})",
-            path.display(),
-            agent.digest()
-        );
-    }
-    if d.train_only {
-        return Ok(None);
-    }
-    Ok(Some(Arc::new(agent)))
-}
-
-/// The collection's progress: the line that says what it collects, once its checkpoint is
-/// accepted (a refused one is the only line), then the bar if any.
-struct Collecting {
-    setting: &'static str,
-    bar: Option<Arc<dyn Progress>>,
-}
-
-impl Progress for Collecting {
-    fn start(&self, total: u64, finished: u64) {
-        eprintln!(
-            "dqn: collecting experiences on {total} training tasks of the {} setting",
-            self.setting
-        );
-        if let Some(b) = &self.bar {
-            b.start(total, finished);
-        }
-    }
-    fn rate(&self, sims_per_second: f64) {
-        if let Some(b) = &self.bar {
-            b.rate(sims_per_second);
-        }
-    }
-    fn task_finished(&self) {
-        if let Some(b) = &self.bar {
-            b.task_finished();
-        }
-    }
-    fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish();
-        }
-    }
-}
-
-/// The DQN training's checkpoints of `--checkpoint F`: the collection's runner configuration
-/// (checkpoint F.collect; threads and progress as every run) and the training's (F.train).
-fn dqn_checkpoints(
-    ctx: &Ctx,
-    c: &CheckpointArgs,
-) -> Result<(RunConfig, Option<phyq_dqn::TrainCheckpoint>)> {
-    let Some(path) = &c.checkpoint else {
-        return Ok((ctx.run_config(c)?, None));
-    };
-    let (collect, train) = phyq_dqn::checkpoint_files(path);
-    let collect_cfg = ctx.run_config(&CheckpointArgs {
-        checkpoint: Some(collect),
-        resume: c.resume,
-        checkpoint_secs: c.checkpoint_secs,
-        shard: None,
-    })?;
-    let shown = train.display().to_string();
-    let on_resume = Arc::new(move |updates: usize| {
-        eprintln!("rephyre: resuming from checkpoint {shown}: {updates} DQN updates done")
-    });
-    let train_ckpt = phyq_dqn::TrainCheckpoint {
-        path: train,
-        resume: c.resume,
-        every: collect_cfg.checkpoint_every,
-        on_resume: Some(on_resume),
-    };
-    Ok((collect_cfg, Some(train_ckpt)))
+    let events: Events = Arc::new(|e: &Event| eprintln!("{e}"));
+    studies::phyq::agent(entries, &spec, cfg, training.as_ref(), &events)
 }
 
 /// Write the CSV, the report and the plot of a finished run and print its figures: the end of
@@ -310,7 +191,8 @@ fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -
         write_atomic(sum, summary_markdown(&params, &rows, &f).as_bytes())?;
     }
     if let Some(plot) = o.plot {
-        write_atomic(plot, plot_svg(&params, &f)?.as_bytes())?;
+        let svg = studies::plot::phyq_scenarios_svg(&scenario_series(&params, &f))?;
+        write_atomic(plot, svg.as_bytes())?;
     }
     let passes: u64 = rows.iter().map(|r| u64::from(r.passes)).sum();
     let attempts: u64 = rows.iter().map(|r| u64::from(r.attempts)).sum();
@@ -328,41 +210,25 @@ fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -
     Ok(())
 }
 
-/// The paper's Figure 4a for this agent: its rate per scenario beside the paper's humans.
-fn plot_svg(params: &Params, f: &studies::phyq::Figures) -> Result<String> {
-    let humans: Vec<Option<f64>> = phyq::playdata::humans()
-        .iter()
-        .map(|h| Some(h.pass_rate))
-        .collect();
-    let mine: Vec<Option<f64>> = f.per_scenario.to_vec();
-    debug_assert_eq!(mine.len(), SCENARIOS);
-    super::plot::phyq_scenarios_svg(&[
-        ("humans (paper, original game)".to_string(), humans),
-        (
-            format!(
-                "{} (rephyre, {})",
-                params.agent.word(),
-                params.setting.word()
-            ),
-            mine,
-        ),
-    ])
-}
-
 /// Phy-Q evaluation sharded: parts merged into the CSV, the report and the plot.
 pub const SHARDED: ShardedStudy = ShardedStudy {
-    slurm_name: "phyq-eval",
-    command: "phyq-eval",
-    part_command: studies::phyq::COMMAND,
-    report: "phyq-eval.csv",
-    extras: &[
-        (Extra::Summary, "phyq-eval.md"),
-        (Extra::Plot, "phyq-eval.svg"),
-    ],
-    json: true,
-    checkpoint: ("--checkpoint", true),
-    merge,
+    shards_read,
+    ..ShardedStudy::new(&studies::phyq::SLURM, merge)
 };
+
+/// The shards of a dqn evaluation evaluate one trained model, which must exist (each shard
+/// training its own would train the same model N times) and is made absolute in the scripts.
+fn shards_read(command: &Command) -> Result<bool> {
+    let Command::PhyqEval(p) = command else {
+        return Ok(false);
+    };
+    if p.agent != AgentName::Dqn {
+        return Ok(false);
+    }
+    Params::new(AgentName::Dqn, p.setting, p.attempts, p.seed)?;
+    shard_needs_model(p.setting, p.dqn.model.as_deref())?;
+    Ok(true)
+}
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     studies::phyq::check_same_model(parts)?;

@@ -2,7 +2,7 @@
 //! `--tasks F`, on the levels of a level set, writing the witness CSV and the per-template
 //! summary; `--verify` re-checks such a file.
 
-use crate::cli::CheckpointArgs;
+use crate::cli::ResumeArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};
@@ -88,14 +88,9 @@ pub fn run(ctx: &Ctx, a: PhyqWitnessArgs) -> Result<()> {
     };
     let mut outputs = vec![out.as_path()];
     outputs.extend(a.summary.as_deref());
-    outputs.extend(a.checkpoint.as_deref());
+    outputs.extend(a.save.checkpoint.as_deref());
     check_outputs(outputs)?;
-    let cfg = ctx.run_config(&CheckpointArgs {
-        checkpoint: a.checkpoint.clone(),
-        resume: a.resume,
-        checkpoint_secs: 10.0,
-        shard: None,
-    })?;
+    let cfg = ctx.resumable(&a.save, 10.0)?;
     let templates: Option<Vec<String>> = a
         .templates
         .as_deref()
@@ -173,10 +168,6 @@ pub struct PhyqWitnessArgs {
     /// what the search cost (with --verify: of the verified file).
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// Save progress to FILE every few seconds.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
-    #[arg(long, requires = "checkpoint")]
-    pub resume: bool,
+    #[command(flatten)]
+    pub save: ResumeArgs,
 }

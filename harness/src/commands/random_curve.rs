@@ -1,7 +1,7 @@
 //! `rephyre random-curve`: [`studies::random_curve`] on the selected tasks; writes the CSV curve
 //! and the plot and prints the last point and the AUCCESS.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::RandomCurveArgs;
 use crate::context::Ctx;
 use anyhow::Result;
@@ -37,7 +37,7 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
     );
     write_atomic(out, report.csv_text().as_bytes())?;
     if let Some(p) = plot {
-        let svg = super::plot::curve_svg(tier, report.tasks, runs, &report.points)?;
+        let svg = studies::plot::curve_svg(tier, report.tasks, runs, &report.points)?;
         write_atomic(p, svg.as_bytes())?;
     }
     let (auc_m, auc_sd) = mean_and_sample_std(&report.aucs);
@@ -57,13 +57,7 @@ pub fn write_report(report: &Report, out: &Path, plot: Option<&Path>) -> Result<
 }
 
 /// The random agent's curve sharded: parts merged into the CSV curve and the plot.
-pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
-    "random-curve",
-    studies::random_curve::COMMAND,
-    "random-curve.csv",
-    &[(Extra::Plot, "random-curve.svg")],
-    merge,
-);
+pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::random_curve::SLURM, merge);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::random_curve::merge(ctx.task_set()?, read_parts(parts)?)?;

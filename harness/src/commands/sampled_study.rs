@@ -21,7 +21,7 @@ pub fn open(
     let outputs = [
         Some(a.out.as_path()),
         a.plot.as_deref(),
-        a.ckpt.checkpoint.as_deref(),
+        a.ckpt.save.checkpoint.as_deref(),
     ];
     let sample = &a.sample;
     let templates = sample.templates.as_deref();

@@ -3,11 +3,12 @@
 //! ([`ShardedStudy`](super::sharded_study::ShardedStudy)). Adding a sharded study is its command
 //! module (with its `SHARDED` descriptor) plus one line in [`STUDIES`].
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::Cli;
 use anyhow::{bail, Result};
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches};
+use studies::slurm::{Extra, Study};
 
 /// Every sharded study, in the order `rephyre slurm --help` lists them.
 pub const STUDIES: [&ShardedStudy; 7] = [
@@ -22,12 +23,12 @@ pub const STUDIES: [&ShardedStudy; 7] = [
 
 /// The names `rephyre slurm` takes.
 pub fn slurm_names() -> impl Iterator<Item = &'static str> {
-    STUDIES.iter().map(|s| s.slurm_name)
+    STUDIES.iter().map(|s| s.study.slurm_name)
 }
 
 /// The study of a `rephyre slurm` name.
 pub fn by_slurm_name(name: &str) -> Result<&'static ShardedStudy> {
-    match STUDIES.iter().find(|s| s.slurm_name == name) {
+    match STUDIES.iter().find(|s| s.study.slurm_name == name) {
         Some(s) => Ok(s),
         None => bail!(
             "{name:?} is not a sharded study (one of: {})",
@@ -38,16 +39,19 @@ pub fn by_slurm_name(name: &str) -> Result<&'static ShardedStudy> {
 
 /// The study whose part files record `command`.
 pub fn by_part_command(command: &str) -> Option<&'static ShardedStudy> {
-    STUDIES.iter().copied().find(|s| s.part_command == command)
+    STUDIES
+        .iter()
+        .copied()
+        .find(|s| s.study.part_command == command)
 }
 
 /// Refuse the merge outputs `study` does not write.
-pub fn check_outputs(study: &ShardedStudy, o: &MergeOutputs) -> Result<()> {
+pub fn check_outputs(study: &Study, o: &MergeOutputs) -> Result<()> {
     if o.json && !study.json {
         let with: Vec<&str> = STUDIES
             .iter()
-            .filter(|s| s.json)
-            .map(|s| s.part_command)
+            .filter(|s| s.study.json)
+            .map(|s| s.study.part_command)
             .collect();
         bail!(
             "--json is an output of {} only, not of {}",

@@ -2,7 +2,7 @@
 //! Markdown summary and prints the counts. With `--shard K/N` it runs part K of N and writes the
 //! part file to `--out` instead; `rephyre merge` turns the parts into the same report.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::parse_tier;
 use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
@@ -34,7 +34,7 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         &[
             Some(a.out.as_path()),
             a.summary.as_deref(),
-            a.ckpt.checkpoint.as_deref(),
+            a.ckpt.save.checkpoint.as_deref(),
         ],
         params.tier,
         a.templates.as_deref(),
@@ -73,13 +73,7 @@ pub fn report(params: &Params, rows: &[Row], out: &Path, summary: Option<&Path>)
 }
 
 /// Solvability sharded: parts merged into the CSV and the Markdown summary.
-pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
-    "solvability",
-    studies::solvability::COMMAND,
-    "solvability.csv",
-    &[(Extra::Summary, "solvability.md")],
-    merge,
-);
+pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::solvability::SLURM, merge);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let (params, rows) = studies::solvability::merge(ctx.task_set()?, read_parts(parts)?)?;

@@ -4,10 +4,9 @@ use crate::cli::{ListTier, TasksCommand};
 use crate::context::Ctx;
 use crate::parse::parse_template;
 use anyhow::{Context, Result};
-use engine::BodyKind;
 use std::io::Write;
 use taskref::{TaskFile, TaskRef};
-use tasks::{Part, ShapeType, Task, TaskSet};
+use tasks::TaskSet;
 
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
     match cmd {
@@ -42,7 +41,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                 studies::files::check_writable(p)?;
             }
             let mut out = std::io::stdout().lock();
-            write_task(&mut out, task)?;
+            out.write_all(tasks::describe::summary(task).as_bytes())?;
             if let Some(p) = &png {
                 let obs = super::render::observe(task, &[], 0)?;
                 studies::files::write_atomic(p, &super::render::png_bytes(&obs, scale as usize)?)?;
@@ -168,19 +167,7 @@ fn list_phyre(ctx: &Ctx, tier: Option<tasks::Tier>, template: Option<&str>) -> R
         {
             continue;
         }
-        let objects = t
-            .bodies()
-            .iter()
-            .filter(|b| b.shape_type != ShapeType::Undefined)
-            .count();
-        writeln!(
-            out,
-            "{}\t{}\t{} objects\t{}",
-            t.id(),
-            t.tier(),
-            objects,
-            t.description()
-        )?;
+        writeln!(out, "{}", tasks::describe::list_line(t))?;
     }
     out.flush()?;
     Ok(())
@@ -198,88 +185,4 @@ fn phyq_levels(ctx: &Ctx) -> Result<&'static [phyq::levelset::Entry]> {
                 .map_or(String::new(), |p| p.display().to_string())
         )
     })
-}
-
-fn shape_name(s: ShapeType) -> &'static str {
-    match s {
-        ShapeType::Undefined => "wall",
-        ShapeType::Ball => "ball",
-        ShapeType::Bar => "bar",
-        ShapeType::Jar => "jar",
-        ShapeType::StandingSticks => "standing sticks",
-    }
-}
-
-fn colour_name(code: u8) -> &'static str {
-    match code {
-        1 => "red",
-        2 => "green",
-        3 => "blue",
-        4 => "purple",
-        5 => "gray",
-        6 => "black",
-        _ => "-",
-    }
-}
-
-fn kind_name(k: BodyKind) -> &'static str {
-    match k {
-        BodyKind::Static => "static",
-        BodyKind::Dynamic => "dynamic",
-    }
-}
-
-/// The human-readable description of a task (`tasks show`).
-pub fn write_task(out: &mut impl Write, task: &Task) -> Result<()> {
-    let goal = task.goal();
-    let b1 = &task.bodies()[goal.body1];
-    let b2 = &task.bodies()[goal.body2];
-    writeln!(out, "task:        {}", task.id())?;
-    writeln!(out, "tier:        {}", task.tier())?;
-    writeln!(out, "template:    {}", task.id().template_str())?;
-    writeln!(out, "description: {}", task.description())?;
-    writeln!(
-        out,
-        "goal:        body {} ({} {} {}) TOUCHING body {} ({} {} {}) for {} steps ({} s)",
-        goal.body1,
-        colour_name(task.colour(goal.body1).code()),
-        kind_name(b1.kind),
-        shape_name(b1.shape_type),
-        goal.body2,
-        colour_name(task.colour(goal.body2).code()),
-        kind_name(b2.kind),
-        shape_name(b2.shape_type),
-        tasks::GOAL_HOLD_STEPS,
-        i64::from(tasks::GOAL_HOLD_STEPS) / engine::settings::STEPS_PER_SECOND,
-    )?;
-    writeln!(out, "bodies:      {} (px, radians)", task.bodies().len())?;
-    writeln!(
-        out,
-        "  {:>3}  {:<15} {:<7} {:<6} {:>9} {:>9} {:>8} {:>9}  parts",
-        "#", "shape", "kind", "colour", "x", "y", "angle", "diameter"
-    )?;
-    for (i, b) in task.bodies().iter().enumerate() {
-        let parts: Vec<String> = b
-            .parts
-            .iter()
-            .map(|p| match p {
-                Part::Circle { radius, .. } => format!("circle r={:.3}", radius.to_f64()),
-                Part::Polygon { vertices } => format!("polygon {}", vertices.len()),
-            })
-            .collect();
-        writeln!(
-            out,
-            "  {:>3}  {:<15} {:<7} {:<6} {:>9.3} {:>9.3} {:>8.4} {:>9.3}  {}",
-            i,
-            shape_name(b.shape_type),
-            kind_name(b.kind),
-            colour_name(task.colour(i).code()),
-            b.position.x.to_f64(),
-            b.position.y.to_f64(),
-            b.angle.to_f64(),
-            b.diameter.to_f64(),
-            parts.join(", ")
-        )?;
-    }
-    Ok(())
 }

@@ -2,7 +2,7 @@
 //! witness file's rows without a witness), writing the CSV and the summary; `--verify` re-checks
 //! such a file.
 
-use super::sharded_study::{Extra, MergeOutputs, ShardedStudy};
+use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::parse_tier;
 use crate::cli::CheckpointArgs;
 use crate::context::Ctx;
@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     let cfg = ctx.run_config(&a.ckpt)?;
     let mut outputs = vec![out.as_path()];
     outputs.extend(a.summary.as_deref());
-    outputs.extend(a.ckpt.checkpoint.as_deref());
+    outputs.extend(a.ckpt.save.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
     let retry_rows = match &a.retry {
@@ -130,13 +130,7 @@ pub fn write_report(
 }
 
 /// The witness search sharded: parts merged into the CSV and the Markdown summary.
-pub const SHARDED: ShardedStudy = ShardedStudy::checkpointed(
-    "witness",
-    studies::witness::COMMAND,
-    "witness.csv",
-    &[(Extra::Summary, "witness.md")],
-    merge,
-);
+pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::witness::SLURM, merge);
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;

@@ -23,5 +23,5 @@ mod types;
 pub use checkpoint::{is_checkpoint, merge_checkpoints, MergedCheckpoints};
 pub use results::{check_one_agent, compare, read_results, table_markdown, Comparison, FoldResult};
 pub use run::{run, Params, Report, TableSummary, TaskResult};
-pub use tables::{merge_tables, table_shard, table_tiers, Row, TABLES_COMMAND};
+pub use tables::{merge_tables, table_shard, table_tiers, Row, TABLES_COMMAND, TABLES_SLURM};
 pub use types::{AgentKind, EvalSplit, LearnFrom};

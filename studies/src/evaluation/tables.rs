@@ -137,6 +137,16 @@ pub fn table_tiers(setups: &[Setup]) -> Vec<Tier> {
 /// The name of the outcome tables' shards in part files.
 pub const TABLES_COMMAND: &str = "eval-tables";
 
+/// The outcome tables to `rephyre merge` and `rephyre slurm`: run by `eval`, their shards'
+/// checkpoint is their `--cache`, which always resumes; the merge writes the cache
+/// `eval.<tier>.ckpt`.
+pub const TABLES_SLURM: crate::slurm::Study = crate::slurm::Study {
+    command: "eval",
+    report: "eval",
+    checkpoint: ("--cache", false),
+    ..crate::slurm::Study::checkpointed(TABLES_COMMAND, TABLES_COMMAND, "", &[])
+};
+
 fn tables<'a>(set: &'a TaskSet, tiers: &[Tier], actions: usize, seed: u64) -> Result<Tables<'a>> {
     if actions == 0 {
         bail!("--actions must be at least 1");

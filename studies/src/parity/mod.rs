@@ -273,6 +273,14 @@ fn report(all: &[tasks::Task], plan: &Plan, states: &[TaskParityState]) -> Resul
 /// The name of the study in part files.
 pub const COMMAND: &str = "parity";
 
+/// The study to `rephyre merge` (the Markdown report, and the JSON summary with `--json`) and
+/// `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study {
+    report: "parity.md",
+    json: true,
+    ..crate::slurm::Study::checkpointed("parity", COMMAND, "", &[])
+};
+
 /// Where the reference rows come from: the built-in copy, or a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReferenceSource {

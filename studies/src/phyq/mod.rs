@@ -24,6 +24,8 @@
 //! rates, the Phy-Q score, the paper's agreement) and [`report`] (the `--json` line and the
 //! Markdown summary). Their public items are re-exported here.
 
+#[cfg(feature = "dqn")]
+mod agent;
 mod merge;
 mod report;
 mod results;
@@ -32,8 +34,10 @@ mod score;
 mod selection;
 mod types;
 
+#[cfg(feature = "dqn")]
+pub use agent::{agent, shard_needs_model, AgentSpec, DqnSpec, Event, Events};
 pub use merge::{check_same_model, merge};
-pub use report::{figures, json_line, summary_markdown, Figures};
+pub use report::{figures, json_line, scenario_series, summary_markdown, Figures};
 pub use results::{csv_text, parse_csv, rows, rows_from_attempts, Attempt, Row, HEADER};
 pub use run::{check_resume, job, job_with, run, run_shard, run_with, Job, State};
 pub use score::{
@@ -44,7 +48,7 @@ pub use score::{
 pub use selection::{test_tasks, train_tasks, EvalTask};
 pub use types::{
     builtin, AgentName, Params, Setting, SharedAgent, COMMAND, DEFAULT_SEED, LOCAL_TRAIN_TASKS,
-    MAX_ATTEMPTS,
+    MAX_ATTEMPTS, SLURM,
 };
 
 #[cfg(test)]

@@ -46,6 +46,27 @@ pub fn figures(params: &Params, rows: &[Row], random: &[Option<f64>; SCENARIOS])
     }
 }
 
+/// The plot's series (the paper's Figure 4a for this agent): the pass rate per scenario of the
+/// paper's humans and of this run's agent, each with its legend.
+pub fn scenario_series(params: &Params, f: &Figures) -> Vec<(String, Vec<Option<f64>>)> {
+    let humans = phyq::playdata::humans()
+        .iter()
+        .map(|h| Some(h.pass_rate))
+        .collect();
+    debug_assert_eq!(f.per_scenario.len(), SCENARIOS);
+    vec![
+        ("humans (paper, original game)".to_string(), humans),
+        (
+            format!(
+                "{} (rephyre, {})",
+                params.agent.word(),
+                params.setting.word()
+            ),
+            f.per_scenario.to_vec(),
+        ),
+    ]
+}
+
 /// The figures as one JSON object (the `--json` line).
 pub fn json_line(params: &Params, f: &Figures) -> String {
     let per: serde_json::Map<String, serde_json::Value> = f

@@ -8,6 +8,22 @@ use std::sync::Arc;
 
 /// The command its part files record.
 pub const COMMAND: &str = "phyq-eval";
+
+/// The study to `rephyre merge` (the CSV, the report, the plot, `--json`) and `rephyre slurm`
+/// (a dqn's shards read its `--model`).
+pub const SLURM: crate::slurm::Study = crate::slurm::Study {
+    json: true,
+    input_files: &["--model"],
+    ..crate::slurm::Study::checkpointed(
+        COMMAND,
+        COMMAND,
+        "phyq-eval.csv",
+        &[
+            (crate::slurm::Extra::Summary, "phyq-eval.md"),
+            (crate::slurm::Extra::Plot, "phyq-eval.svg"),
+        ],
+    )
+};
 /// The seed of a run that names none.
 pub const DEFAULT_SEED: u64 = 0;
 /// Local generalization: tasks 1..=this of a template train, the rest test.

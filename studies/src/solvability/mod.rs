@@ -628,6 +628,14 @@ fn rows(job: &Job, states: &[TaskState]) -> Vec<Row> {
 /// The name of the study in part files.
 pub const COMMAND: &str = "solvability";
 
+/// The study to `rephyre merge` and `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
+    "solvability",
+    COMMAND,
+    "solvability.csv",
+    &[(crate::slurm::Extra::Summary, "solvability.md")],
+);
+
 /// Run shard `shard` of the study on `tasks` (one runner task per task).
 pub fn run_shard(
     tasks: Vec<&Task>,

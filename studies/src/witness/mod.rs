@@ -597,6 +597,14 @@ fn job<'a>(
 /// The name of the study in part files.
 pub const COMMAND: &str = "witness";
 
+/// The study to `rephyre merge` and `rephyre slurm`.
+pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
+    "witness",
+    COMMAND,
+    "witness.csv",
+    &[(crate::slurm::Extra::Summary, "witness.md")],
+);
+
 /// The canonical arguments of a witness run: the parameters, each task's tier and, for a
 /// `--retry`, the file (absolute path and a hash of its text, checked again by the merge).
 fn witness_args(tasks: &[(&Task, Tier)], params: &Params, retry: Option<&Path>) -> Result<Args> {

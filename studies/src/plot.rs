@@ -1,4 +1,5 @@
-//! SVG plots (plotters, SVG backend only).
+//! The studies' plots as SVG text (plotters, SVG backend only): the random agent's curve,
+//! diversity's histograms, the agents' success curves and a Phy-Q agent's rate per scenario.
 
 use anyhow::{Context, Result};
 use plotters::coord::ranged1d::AsRangedCoord;
