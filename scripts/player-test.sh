@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The web player in a real browser: starts `rephyre serve` on a free port and runs
-# web/tests/player.test.mjs (node:test) with Debian's Chromium driven by playwright-core from the
-# npm registry (web/tests/package-lock.json; no browser download). Installs Chromium with apt-get
-# when it is missing and this runs as root; fails (never skips) when it cannot.
+# The web player in a real browser: starts `rephyre serve` on a free port, and `rephyre --tasks
+# SET serve` on another with a level set imported from two committed templates (`rephyre tasks
+# import-levels`), and runs web/tests/player.test.mjs (node:test) with Debian's Chromium driven by
+# playwright-core from the npm registry (web/tests/package-lock.json; no browser download).
+# Installs Chromium with apt-get when it is missing and this runs as root; fails (never skips)
+# when it cannot.
 #
 #   scripts/player-test.sh                    the tests (.ci/run runs this)
 #   scripts/player-test.sh --speed OUT.json   also measure simulations per second in the page,
@@ -39,26 +41,39 @@ command -v npm >/dev/null || die "npm not found"
   die "npm ci in web/tests failed (playwright-core and pngjs come from the npm registry)"
 "$CHROMIUM" --version 2>/dev/null | head -1 || true
 
-LOG=$(mktemp)
-SERVER=""
+WORK=$(mktemp -d)
+SERVERS=()
 cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
-  rm -f "$LOG"
+  for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
 }
 trap cleanup EXIT
-"$REPHYRE" serve --port 0 >"$LOG" 2>&1 &
-SERVER=$!
-URL=""
-for _ in $(seq 1 100); do
-  URL=$(grep -o 'http://[0-9.:]*/' "$LOG" | head -1 || true)
-  [ -n "$URL" ] && break
-  kill -0 "$SERVER" 2>/dev/null || die "rephyre serve stopped: $(cat "$LOG")"
-  sleep 0.1
-done
-[ -n "$URL" ] || die "rephyre serve printed no address: $(cat "$LOG")"
-echo "player-test: $(head -1 "$LOG")"
+# `serve ARGS…` started in the background; URL: the address it printed.
+serve() {
+  local log=$WORK/serve-${#SERVERS[@]}.log
+  "$REPHYRE" "$@" serve --port 0 >"$log" 2>&1 &
+  SERVERS+=($!)
+  URL=""
+  for _ in $(seq 1 100); do
+    URL=$(grep -o 'http://[0-9.:]*/' "$log" | head -1 || true)
+    [ -n "$URL" ] && break
+    kill -0 "${SERVERS[-1]}" 2>/dev/null || die "rephyre $* serve stopped: $(cat "$log")"
+    sleep 0.1
+  done
+  [ -n "$URL" ] || die "rephyre $* serve printed no address: $(cat "$log")"
+  echo "player-test: $(head -1 "$log")"
+}
+serve
+PLAYER_URL=$URL
+# The level set: two templates as written (their ids are built-in ids too: the page must play
+# the set's levels, not the built-in tasks).
+PLAYER_SET=$WORK/set.json
+"$REPHYRE" tasks import-levels phyq/data/templates/1_1_4_1.xml phyq/data/templates/2_1_3_1.xml \
+  --out "$PLAYER_SET" >/dev/null || die "rephyre tasks import-levels failed"
+serve --tasks "$PLAYER_SET"
+PLAYER_SET_URL=$URL
 
-export PLAYER_URL=$URL REPHYRE CHROMIUM
+export PLAYER_URL PLAYER_SET_URL PLAYER_SET REPHYRE CHROMIUM
 [ -n "$SPEED_OUT" ] && export PLAYER_SPEED_OUT=$SPEED_OUT
 rc=0
 node --test --test-reporter=spec --test-concurrency=1 "$ROOT/web/tests/player.test.mjs" || rc=1
@@ -69,7 +84,7 @@ if [ -n "$SPEED_OUT" ] && [ $rc -eq 0 ]; then
   # What a browser downloads (gzip-compressed where the server compresses), per file.
   served="{"
   for f in "" player.js style.css pkg/rephyre_web.js pkg/rephyre_web_bg.wasm; do
-    n=$(curl -s -H 'Accept-Encoding: gzip' "$URL$f" -o /dev/null -w '%{size_download}') || die "cannot fetch $URL$f"
+    n=$(curl -s -H 'Accept-Encoding: gzip' "$PLAYER_URL$f" -o /dev/null -w '%{size_download}') || die "cannot fetch $PLAYER_URL$f"
     served="$served\"${f:-index.html}\":$n,"
   done
   served="${served%,}}"

@@ -20,8 +20,9 @@ Exit status: 0 on success, 2 on any error (one line on stderr: `rephyre: error: 
 #[derive(Debug, Parser)]
 #[command(name = "rephyre", version, after_help = MAIN_EXAMPLES)]
 pub struct Cli {
-    /// Use the tasks of FILE (rephyre's task format, e.g. made by `rephyre tasks import`)
-    /// instead of the built-in PHYRE-B/2B tasks.
+    /// Use the tasks of FILE instead of the built-in ones: PHYRE tasks (rephyre's task format,
+    /// made by `rephyre tasks import`) or a Phy-Q level set (made by `rephyre tasks
+    /// import-levels`), told apart by their content.
     #[arg(long, global = true, value_name = "FILE")]
     pub tasks: Option<PathBuf>,
 
@@ -88,7 +89,8 @@ pub enum Command {
     /// that runs after them.
     #[command(after_help = crate::commands::slurm::SLURM_EXAMPLES)]
     Slurm(crate::commands::slurm::SlurmArgs),
-    /// Serve the web player: every task playable in a browser, with the command line's bits.
+    /// Serve the web player: every built-in task, and the levels of a `--tasks` level set,
+    /// playable in a browser, with the command line's bits.
     #[command(after_help = crate::commands::serve::SERVE_EXAMPLES)]
     Serve(crate::commands::serve::ServeArgs),
     /// Serve Science Birds' agent protocol on the Phy-Q levels: agents written for the original

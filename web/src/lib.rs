@@ -6,12 +6,17 @@
 //! * [`phyre`]: a PHYRE task's action, validated, run step by step with its goal timer;
 //! * [`phyq`]: a Phy-Q level played shot by shot (drag, tap, run to rest);
 //! * [`report`]: the automation handle's answer (`window.rephyre.simulate`);
-//! * [`catalogue`]: the templates and task ids the menus list.
+//! * [`catalogue`]: the templates and task ids the menus list;
+//! * [`levels`]: a Phy-Q level set the page was served with (`rephyre --tasks SET serve`).
+//!
+//! A Phy-Q task is looked up in a tier: `phyq` (or none given), the built-in tasks, or `set`,
+//! the loaded level set (whose ids may be built-in ids too).
 //!
 //! The exported functions below only convert: errors become JavaScript exceptions with the
 //! library's one-line message, pictures are RGBA bytes (row 0 at the top).
 
 pub mod catalogue;
+pub mod levels;
 pub mod phyq;
 pub mod phyre;
 pub mod report;
@@ -28,6 +33,28 @@ pub fn catalogue() -> String {
     catalogue::json()
 }
 
+/// Which benchmark's id `task_id` is written as: `phyre` or `phyq` (`taskref`'s rule, the
+/// page's only way to tell them apart).
+#[wasm_bindgen]
+pub fn benchmark(task_id: &str) -> String {
+    match taskref::Benchmark::of_id(task_id) {
+        taskref::Benchmark::Phyre => "phyre",
+        taskref::Benchmark::Phyq => "phyq",
+    }
+    .to_string()
+}
+
+/// Loads a Phy-Q level set (the level-set file's bytes, `name` for messages), replacing any
+/// loaded before; its levels are then tier `set`. Returns the menu ([`levels::Levels::json`]);
+/// a bad file throws with the reader's words.
+#[wasm_bindgen]
+pub fn load_levels(bytes: &[u8], name: &str) -> Result<String, JsError> {
+    let levels = levels::Levels::from_bytes(bytes, name).map_err(js)?;
+    let menu = levels.json();
+    levels::load(levels);
+    Ok(menu)
+}
+
 /// `rephyre simulate TASK --action …` for a PHYRE task: status, hash and steps as JSON.
 /// `tier` empty: the task's own.
 #[wasm_bindgen]
@@ -37,18 +64,20 @@ pub fn simulate_phyre(task_id: &str, tier: &str, action: Vec<f64>) -> Result<Str
     Ok(phyre::simulate(task, tier, &action).map_err(js)?.to_json())
 }
 
-/// `rephyre simulate TASK --shots …` for a Phy-Q task: status, hash, steps, pigs left, shots.
+/// `rephyre simulate TASK --shots …` for a Phy-Q task of `tier` (`phyq`, the default, or
+/// `set`: `rephyre --tasks SET simulate …`): status, hash, steps, pigs left, shots.
 #[wasm_bindgen]
-pub fn simulate_phyq(task_id: &str, shots: &str) -> Result<String, JsError> {
-    let entry = phyq::task(task_id).map_err(js)?;
+pub fn simulate_phyq(task_id: &str, shots: &str, tier: Option<String>) -> Result<String, JsError> {
+    let entry = phyq::task_in(task_id, tier.as_deref()).map_err(js)?;
     Ok(phyq::simulate(&entry, shots).map_err(js)?.to_json())
 }
 
 /// What the player says about a task (JSON): its tier, template and description (PHYRE), or
-/// its template, scenario, strategic rule and birds (Phy-Q).
+/// its tier, template, scenario, strategic rule and birds (Phy-Q; `tier` `set`: a level of the
+/// loaded set).
 #[wasm_bindgen]
-pub fn task_info(task_id: &str) -> Result<String, JsError> {
-    catalogue::task_info(task_id).map_err(js)
+pub fn task_info(task_id: &str, tier: Option<String>) -> Result<String, JsError> {
+    catalogue::task_info_in(task_id, tier.as_deref()).map_err(js)
 }
 
 /// Shots as `--shots` reads them, flattened to x, y, tap, x, y, tap, …; bad ones throw with
@@ -95,15 +124,19 @@ pub fn phyre_solution(task_id: &str, tier: &str) -> Result<Option<Vec<f64>>, JsE
 
 /// A Phy-Q level's initial picture (RGBA, 640 × 480 shrunk by `shrink`).
 #[wasm_bindgen]
-pub fn phyq_scene(task_id: &str, shrink: u32) -> Result<Vec<u8>, JsError> {
-    let entry = phyq::task(task_id).map_err(js)?;
+pub fn phyq_scene(task_id: &str, shrink: u32, tier: Option<String>) -> Result<Vec<u8>, JsError> {
+    let entry = phyq::task_in(task_id, tier.as_deref()).map_err(js)?;
     phyq::level_rgba(&entry, shrink.clamp(1, 16) as usize).map_err(js)
 }
 
-/// The committed witness shots of a Phy-Q task (`undefined` when it has none).
+/// The committed witness shots of a built-in Phy-Q task (`undefined` when it has none; a level
+/// of the loaded set has none, whatever its id).
 #[wasm_bindgen]
-pub fn phyq_solution(task_id: &str) -> Result<Option<String>, JsError> {
-    Ok(phyq::solution(&phyq::task(task_id).map_err(js)?))
+pub fn phyq_solution(task_id: &str, tier: Option<String>) -> Result<Option<String>, JsError> {
+    let entry = phyq::task_in(task_id, tier.as_deref()).map_err(js)?;
+    Ok((tier.as_deref() != Some(levels::SET_TIER))
+        .then(|| phyq::solution(&entry))
+        .flatten())
 }
 
 /// A PHYRE action's run, shown step by step ([`phyre::Run`]).
@@ -142,10 +175,11 @@ pub struct PhyqPlay(phyq::Play);
 
 #[wasm_bindgen]
 impl PhyqPlay {
-    /// A new game of a built-in Phy-Q task, before its opening.
+    /// A new game of a Phy-Q task of `tier` (`phyq`, the default, or `set`), before its
+    /// opening.
     #[wasm_bindgen(constructor)]
-    pub fn new(task_id: &str) -> Result<PhyqPlay, JsError> {
-        let entry = phyq::task(task_id).map_err(js)?;
+    pub fn new(task_id: &str, tier: Option<String>) -> Result<PhyqPlay, JsError> {
+        let entry = phyq::task_in(task_id, tier.as_deref()).map_err(js)?;
         Ok(PhyqPlay(phyq::Play::new(entry).map_err(js)?))
     }
 

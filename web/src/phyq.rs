@@ -16,6 +16,20 @@ pub fn task(id: &str) -> Result<Entry, String> {
     phyq::generator::find_builtin(id).map_err(|e| e.to_string())
 }
 
+/// The Phy-Q task `id` names in `tier`: the built-in tier (`phyq`, or none given) or the
+/// loaded level set ([`crate::levels::SET_TIER`]).
+pub fn task_in(id: &str, tier: Option<&str>) -> Result<Entry, String> {
+    match tier {
+        None | Some("" | "phyq") => task(id),
+        Some(crate::levels::SET_TIER) => crate::levels::loaded()?.entry(id),
+        Some(t) => Err(format!(
+            "unknown tier {:?} for a Phy-Q task (phyq: the built-in tasks; {}: the served level set)",
+            t.chars().take(40).collect::<String>(),
+            crate::levels::SET_TIER
+        )),
+    }
+}
+
 /// The command line's word for a status (`passed`, `not_passed`, `invalid`).
 pub fn status_word(s: Status) -> &'static str {
     match s {

@@ -1,6 +1,7 @@
 // The web player in a real browser (Debian's Chromium driven by playwright-core), against the
 // command line: scripts/player-test.sh starts `rephyre serve` and runs this file with
 //   PLAYER_URL  the served page (http://127.0.0.1:PORT/)
+//   PLAYER_SET_URL, PLAYER_SET  the page served with `--tasks PLAYER_SET`, a Phy-Q level set
 //   REPHYRE     the rephyre binary that serves it (the command line the page must agree with)
 //   CHROMIUM    the browser (default /usr/bin/chromium)
 //   PLAYER_SPEED_OUT  when set: measure speed, size and time to first frame, write them there
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { pairs } from './pairs.mjs';
@@ -17,7 +18,11 @@ import { pairs } from './pairs.mjs';
 const BASE = process.env.PLAYER_URL;
 const REPHYRE = process.env.REPHYRE;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!BASE || !REPHYRE) throw new Error('PLAYER_URL and REPHYRE must be set (scripts/player-test.sh sets them)');
+const SET_BASE = process.env.PLAYER_SET_URL;
+const SET = process.env.PLAYER_SET;
+if (!BASE || !REPHYRE || !SET_BASE || !SET) {
+  throw new Error('PLAYER_URL, PLAYER_SET_URL, PLAYER_SET and REPHYRE must be set (scripts/player-test.sh sets them)');
+}
 const scratch = mkdtempSync(join(tmpdir(), 'rephyre-player-'));
 
 let browser;
@@ -32,9 +37,9 @@ after(async () => {
   await browser?.close();
 });
 
-// A page at `query`, ready, with every console error or warning, page error and failed request
-// collected in `problems`.
-async function open(query = '') {
+// A page at `query` (of the server at `base`), ready, with every console error or warning, page
+// error and failed request collected in `problems`.
+async function open(query = '', base = BASE) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
@@ -42,7 +47,7 @@ async function open(query = '') {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(BASE + query);
+  await page.goto(base + query);
   await page.waitForFunction(() => window.rephyre && window.rephyre.ready, null, { timeout: 30000 });
   return { page, problems, close: () => context.close() };
 }
@@ -362,6 +367,75 @@ test('bad link parameters show a message and never break the page', async () => 
   });
   assert.equal(thrown.length, 3);
   for (const m of thrown) assert.ok(typeof m === 'string' && m.length > 0, JSON.stringify(thrown));
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('a level set served with --tasks is a tier of its own, and its levels play as rephyre --tasks SET plays them', async () => {
+  // The set's two templates as written: their ids are built-in ids too.
+  const id = 'phyq:2_1_3:00001';
+  let { page, problems, close } = await open('', SET_BASE);
+  const levels = await page.evaluate(() => window.rephyre.levels);
+  assert.equal(levels.name, basename(SET));
+  assert.equal(levels.count, 2);
+  await page.selectOption('#tier', 'set');
+  let c = await current(page);
+  assert.equal(c.tier, 'set');
+  assert.equal(c.task, 'phyq:1_1_4:00001');
+  const templates = await page.$$eval('#template option', (os) => os.map((o) => o.value));
+  assert.deepEqual(templates, ['1_1_4', '2_1_3']);
+  await page.selectOption('#template', '2_1_3');
+  c = await current(page);
+  assert.equal(c.task, id);
+  assert.match(await page.textContent('#task-info'), /level set set\.json: 2_1_3_1\.xml/);
+  // Its scene is the picture `rephyre --tasks SET render` draws, not the built-in task's.
+  const shot = PNG.sync.read(await page.locator('#scene').screenshot());
+  assert.equal(differingPixels(shot, rendered('--tasks', SET, id)), 0, 'pixels differing from rephyre --tasks SET render');
+  assert.ok(differingPixels(shot, rendered(id)) > 0, 'the built-in task of the same id looks otherwise');
+  // A bird dragged from the slingshot: the game ends where `rephyre --tasks SET simulate` ends.
+  await fast(page);
+  const { slingshot } = await current(page);
+  const box = await page.locator('#overlay').boundingBox();
+  await page.mouse.move(box.x + slingshot.x, box.y + slingshot.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + slingshot.x - 20, box.y + slingshot.y + 6, { steps: 4 });
+  await page.mouse.move(box.x + slingshot.x - 40, box.y + slingshot.y + 12, { steps: 4 });
+  await page.mouse.up();
+  await waitFor(page, () => ['aiming', 'over'].includes(window.rephyre.current().phase) && window.rephyre.current().shots);
+  c = await current(page);
+  const want = cli('--tasks', SET, 'simulate', id, '--shots', c.shots, '--json');
+  assert.equal(c.hash, want.final_hash, c.shots);
+  assert.notEqual(cli('simulate', id, '--shots', c.shots, '--json').final_hash, want.final_hash, 'not the built-in task');
+  assert.equal(await page.textContent('#cli'), `rephyre --tasks set.json simulate ${id} --shots "${c.shots}" --json`);
+  // The handle takes the tier too.
+  const handle = await page.evaluate(([t, a]) => window.rephyre.simulate(t, a, 'set'), [id, c.shots]);
+  assert.equal(handle.hash, want.final_hash);
+  // The link names the tier: it opens the set's level again, with its shots.
+  const url = page.url();
+  assert.ok(url.includes('tier=set') && url.includes('shots='), url);
+  assert.deepEqual(problems, []);
+  await close();
+  ({ page, problems, close } = await open(url.slice(url.indexOf('?')), SET_BASE));
+  await fast(page);
+  await waitFor(page, () => {
+    const now = window.rephyre.current();
+    return !now.playing && ['aiming', 'over'].includes(now.phase);
+  });
+  c = await current(page);
+  assert.equal(c.tier, 'set');
+  assert.equal(c.hash, want.final_hash);
+  assert.deepEqual(problems, []);
+  await close();
+
+  // Served without a set: no such tier, and a link that asks for one says so and opens the
+  // built-in task.
+  ({ page, problems, close } = await open(`?task=${id}&tier=set`));
+  c = await current(page);
+  assert.equal(await page.evaluate(() => window.rephyre.levels), null);
+  assert.equal(await page.locator('#tier option[value=set]').count(), 0);
+  assert.match(c.message, /served without one/);
+  assert.equal(c.tier, 'phyq');
+  assert.equal(c.task, id);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -22,7 +22,9 @@ const ui = {
 const state = {
   catalogue: null,
   taskId: null,
-  tier: 'ball',        // 'ball', 'two_balls' (PHYRE action tiers) or 'phyq'
+  tier: 'ball',        // 'ball', 'two_balls' (PHYRE action tiers), 'phyq' (the built-in Phy-Q
+                       // tasks) or 'set' (the Phy-Q levels of the served level set)
+  levels: null,        // the served level set's menu (wasm.load_levels), or null
   balls: [],           // PHYRE: placed balls [{x, y, r}] in scene px (y up)
   action: null,        // PHYRE: the action's numbers, or null
   run: null,           // PHYRE: a PhyreRun
@@ -34,7 +36,14 @@ const state = {
   carry: 0,            // steps owed to the clock
 };
 
-const isPhyq = (id) => typeof id === 'string' && id.startsWith('phyq:');
+// Whether an id is written as a Phy-Q one: the wasm's rule (taskref), not the page's.
+const isPhyq = (id) => typeof id === 'string' && wasm.benchmark(id) === 'phyq';
+// Whether the task shown is a Phy-Q one (built in, or a level of the set).
+const playsPhyq = () => state.tier === 'phyq' || state.tier === 'set';
+// The tier the wasm's Phy-Q calls take: 'set' for the level set's levels, else the built-in ones.
+const phyqTier = (tier) => (tier === 'set' ? 'set' : undefined);
+// `rephyre --tasks SET ` before a command on a level of the set.
+const tasksOption = () => (state.tier === 'set' ? `--tasks ${state.levels.name} ` : '');
 
 // --- messages ----------------------------------------------------------------------------
 function say(text) {
@@ -75,21 +84,20 @@ function clearOverlay() {
 
 // --- tasks, menus and the URL --------------------------------------------------------------
 function templatesOf(tier) {
+  if (tier === 'set') {
+    return state.levels.groups.map((g) => ({ value: g.code, label: g.label, tasks: g.tasks }));
+  }
   if (tier === 'phyq') {
     return state.catalogue.phyq.map((t) => ({ value: t.code, label: `${t.paper} ${t.scenario_name} (${t.code})`, tasks: t.tasks }));
   }
   return state.catalogue.phyre.filter((t) => t.tier === tier)
     .map((t) => ({ value: t.template, label: t.template, tasks: t.tasks }));
 }
-function templateOf(id) {
-  if (isPhyq(id)) return id.split(':')[1];
-  return id.split(':')[0];
-}
 function fillMenus() {
   ui.tier.value = state.tier;
   const templates = templatesOf(state.tier);
   ui.template.replaceChildren(...templates.map((t) => new Option(t.label, t.value)));
-  const here = templates.find((t) => t.value === templateOf(state.taskId)) || templates[0];
+  const here = templates.find((t) => t.tasks.includes(state.taskId)) || templates[0];
   ui.template.value = here.value;
   ui.task.replaceChildren(...here.tasks.map((id) => new Option(id, id)));
   ui.task.value = state.taskId;
@@ -100,25 +108,29 @@ function fillMenus() {
 function updateUrl() {
   const p = new URLSearchParams();
   p.set('task', state.taskId);
-  if (!isPhyq(state.taskId)) {
+  if (!playsPhyq()) {
     const own = wasmInfo(state.taskId).tier;
     if (state.tier !== own) p.set('tier', state.tier);
     if (state.action) p.set('action', state.action.join(','));
-  } else if (ui.shots.value) {
-    p.set('shots', ui.shots.value);
+  } else {
+    if (state.tier === 'set') p.set('tier', 'set');
+    if (ui.shots.value) p.set('shots', ui.shots.value);
   }
   history.replaceState(null, '', `${location.pathname}?${p.toString()}`);
 }
 
 const infoCache = new Map();
-function wasmInfo(id) {
-  if (!infoCache.has(id)) infoCache.set(id, JSON.parse(wasm.task_info(id)));
-  return infoCache.get(id);
+// What the wasm says of a task; `tier` 'set': a level of the set (else a built-in task).
+function wasmInfo(id, tier) {
+  const key = `${phyqTier(tier) || ''} ${id}`;
+  if (!infoCache.has(key)) infoCache.set(key, JSON.parse(wasm.task_info(id, phyqTier(tier))));
+  return infoCache.get(key);
 }
 
-// Opens a task (throws when it is unknown): its menus, its scene, nothing placed.
+// Opens a task (throws when it is unknown): its menus, its scene, nothing placed. `tier`: a
+// PHYRE action tier (else the task's own), or 'set' for a level of the set.
 function openTask(id, tier) {
-  const info = wasmInfo(id);
+  const info = wasmInfo(id, tier);
   stop();
   state.taskId = info.id;
   state.run = null;
@@ -129,22 +141,23 @@ function openTask(id, tier) {
   ui.action.value = '';
   ui.shots.value = '';
   if (info.kind === 'phyq') {
-    state.tier = 'phyq';
-    $('task-title').textContent = `${info.id}`;
-    $('task-info').textContent = `Template ${info.paper} (${info.template}), scenario ${info.scenario}: ${info.scenario_name}. ` +
+    state.tier = info.tier;
+    $('task-title').textContent = info.tier === 'set' ? `${info.id} (${state.levels.name})` : `${info.id}`;
+    $('task-info').textContent = (info.tier === 'set' ? `From the level set ${state.levels.name}: ${info.source}. ` : '') +
+      (info.template ? `Template ${info.paper} (${info.template}), scenario ${info.scenario}: ${info.scenario_name}. ` : '') +
       (info.strategy ? `Strategy: ${info.strategy} ` : '') + `Birds: ${info.birds.join(', ')}; ${info.pigs} pig${info.pigs === 1 ? '' : 's'}.`;
   } else {
-    state.tier = tier || info.tier;
+    state.tier = tier === 'ball' || tier === 'two_balls' ? tier : info.tier;
     $('task-title').textContent = `${info.id} (${state.tier === 'ball' ? 'one ball' : 'two balls'})`;
     $('task-info').textContent = info.description;
   }
-  $('phyre-controls').hidden = state.tier === 'phyq';
-  $('phyq-controls').hidden = state.tier !== 'phyq';
+  $('phyre-controls').hidden = playsPhyq();
+  $('phyq-controls').hidden = !playsPhyq();
   // A Phy-Q game has no fixed length, and its hash is the state's now.
-  $('of-total').hidden = state.tier === 'phyq';
-  $('hash-label').textContent = state.tier === 'phyq' ? 'State hash' : 'Final state hash';
+  $('of-total').hidden = playsPhyq();
+  $('hash-label').textContent = playsPhyq() ? 'State hash' : 'Final state hash';
   fillMenus();
-  if (state.tier !== 'phyq') checkAction();
+  if (!playsPhyq()) checkAction();
   showInitial();
   updateUrl();
 }
@@ -153,10 +166,10 @@ function openTask(id, tier) {
 function showInitial() {
   stop();
   clearOverlay();
-  if (state.tier === 'phyq') {
+  if (playsPhyq()) {
     setCanvasSize(640, 480);
-    paint(wasm.phyq_scene(state.taskId, 1), 640, 480);
-    state.game = new wasm.PhyqPlay(state.taskId);
+    paint(wasm.phyq_scene(state.taskId, 1, phyqTier(state.tier)), 640, 480);
+    state.game = new wasm.PhyqPlay(state.taskId, phyqTier(state.tier));
     showPhyqStatus();
   } else {
     setCanvasSize(PHYRE_SIZE * PHYRE_SCALE, PHYRE_SIZE * PHYRE_SCALE);
@@ -314,7 +327,7 @@ function showPhyqStatus() {
   ui.status.textContent = s.status || s.phase.replace('_', ' ');
   ui.status.className = s.status || '';
   ui.hash.textContent = s.hash || '–';
-  ui.cli.textContent = s.shots ? `rephyre simulate ${state.taskId} --shots "${s.shots}" --json` : 'rephyre simulate';
+  ui.cli.textContent = s.shots ? `rephyre ${tasksOption()}simulate ${state.taskId} --shots "${s.shots}" --json` : `rephyre ${tasksOption()}simulate`;
   return s;
 }
 function phyqPicture() {
@@ -408,7 +421,7 @@ function phyqTap() {
 // Plays a shot list (a link's, a solution's) from the start of the game.
 function playShots(text) {
   const flat = wasm.phyq_parse_shots(text);
-  const birds = wasmInfo(state.taskId).birds.length;
+  const birds = wasmInfo(state.taskId, state.tier).birds.length;
   if (flat.length / 3 > birds) {
     // `rephyre simulate` plays none of such a list (status invalid): neither does the page.
     throw new Error(`${flat.length / 3} shots for a level of ${birds} bird${birds === 1 ? '' : 's'}: nothing is played (rephyre simulate calls it invalid)`);
@@ -422,12 +435,12 @@ function playShots(text) {
 
 // --- the clock ---------------------------------------------------------------------------------
 function stepsPerSecond() {
-  const base = state.tier === 'phyq' ? PHYQ_STEPS_PER_SECOND : PHYRE_STEPS_PER_SECOND;
+  const base = playsPhyq() ? PHYQ_STEPS_PER_SECOND : PHYRE_STEPS_PER_SECOND;
   return base * Number($('speed').value || 1);
 }
 // One step of whatever runs; false when it cannot go on.
 function stepOnce() {
-  if (state.tier === 'phyq') {
+  if (playsPhyq()) {
     const moved = phyqStep();
     const s = showPhyqStatus();
     return moved || (s.phase === 'aiming' && state.queue.length > 0);
@@ -438,7 +451,7 @@ function stepOnce() {
   return moved;
 }
 function redraw() {
-  if (state.tier === 'phyq') {
+  if (playsPhyq()) {
     phyqPicture();
   } else if (state.run) {
     paint(state.run.picture(PHYRE_SCALE), PHYRE_SIZE * PHYRE_SCALE, PHYRE_SIZE * PHYRE_SCALE);
@@ -463,8 +476,8 @@ function frame(now) {
 }
 function play() {
   if (state.playing) return;
-  if (state.tier !== 'phyq' && !guarded(ensureRun)) return;
-  if (state.tier === 'phyq' && !state.game) return;
+  if (!playsPhyq() && !guarded(ensureRun)) return;
+  if (playsPhyq() && !state.game) return;
   say('');
   state.playing = true;
   state.lastTime = null;
@@ -479,21 +492,22 @@ function stop() {
 // `window.rephyre.simulate(taskId, action)`: the status, hash and steps `rephyre simulate
 // --json` prints for the same input, computed in this page's wasm. A PHYRE action is an array
 // of numbers (or their text, comma-separated); a Phy-Q action is the shots' text
-// (`x,y,tap;…`) or an array of [x, y, tap]. `tier` overrides a PHYRE task's own tier.
+// (`x,y,tap;…`) or an array of [x, y, tap]. `tier` overrides a PHYRE task's own tier; for a
+// Phy-Q id, 'set' names the level of the served level set (`rephyre --tasks SET simulate`).
 function simulate(taskId, action, tier) {
   if (typeof taskId !== 'string') throw new Error('the task id must be a string');
   if (isPhyq(taskId)) {
     const text = Array.isArray(action) ? action.map((s) => s.join(',')).join(';') : String(action);
-    return JSON.parse(wasm.simulate_phyq(taskId, text));
+    return JSON.parse(wasm.simulate_phyq(taskId, text, phyqTier(tier)));
   }
   const numbers = typeof action === 'string' ? action.split(',').map((v) => Number(v.trim())) : Array.from(action, Number);
   return JSON.parse(wasm.simulate_phyre(taskId, tier || '', Float64Array.from(numbers)));
 }
 
 // `window.rephyre.solution(taskId, tier)`: the committed witness of a task (PHYRE: its action's
-// numbers; Phy-Q: its shots' text), or null.
+// numbers; Phy-Q: its shots' text), or null (a level of the set, tier 'set', has none).
 function solution(taskId, tier) {
-  const found = isPhyq(taskId) ? wasm.phyq_solution(taskId) : wasm.phyre_solution(taskId, tier || '');
+  const found = isPhyq(taskId) ? wasm.phyq_solution(taskId, phyqTier(tier)) : wasm.phyre_solution(taskId, tier || '');
   return found === undefined ? null : (typeof found === 'string' ? found : Array.from(found));
 }
 
@@ -502,8 +516,11 @@ window.rephyre = {
   firstFrameMs: null,
   simulate,
   solution,
-  // What the player says of a task: tier, template, description; Phy-Q: scenario, birds.
-  info: (taskId) => JSON.parse(wasm.task_info(taskId)),
+  // What the player says of a task: tier, template, description; Phy-Q: scenario, birds
+  // (`tier` 'set': a level of the set).
+  info: (taskId, tier) => JSON.parse(wasm.task_info(taskId, phyqTier(tier))),
+  // The served level set's menu ({name, count, groups: [{code, label, tasks}]}), or null.
+  levels: null,
   // What is on screen (for tests): task, tier, action, shots and the status line.
   current: () => ({
     task: state.taskId, tier: state.tier, action: state.action, shots: ui.shots.value,
@@ -520,16 +537,18 @@ window.rephyre = {
 function wire() {
   ui.tier.addEventListener('change', () => guarded(() => {
     const templates = templatesOf(ui.tier.value);
-    openTask(templates[0].tasks[0], ui.tier.value === 'phyq' ? undefined : ui.tier.value);
+    openTask(templates[0].tasks[0], ui.tier.value);
   }));
   ui.template.addEventListener('change', () => guarded(() => {
     const t = templatesOf(state.tier).find((x) => x.value === ui.template.value);
-    openTask(t.tasks[0], state.tier === 'phyq' ? undefined : state.tier);
+    openTask(t.tasks[0], state.tier);
   }));
-  ui.task.addEventListener('change', () => guarded(() => openTask(ui.task.value, state.tier === 'phyq' ? undefined : state.tier)));
+  ui.task.addEventListener('change', () => guarded(() => openTask(ui.task.value, state.tier)));
   $('goto').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    guarded(() => { say(''); openTask(ui.taskId.value.trim()); });
+    // A Phy-Q id typed while the set is shown is the set's level; else a built-in task.
+    const id = ui.taskId.value.trim();
+    guarded(() => { say(''); openTask(id, state.tier === 'set' && isPhyq(id) ? 'set' : undefined); });
   });
   ui.action.addEventListener('change', () => guarded(() => {
     const text = ui.action.value.trim();
@@ -545,12 +564,12 @@ function wire() {
   ui.shots.addEventListener('change', () => guarded(() => { say(''); playShots(ui.shots.value.trim()); }));
   ui.overlay.addEventListener('pointerdown', (ev) => {
     ui.overlay.setPointerCapture(ev.pointerId);
-    guarded(() => (state.tier === 'phyq' ? phyqDown(ev) : phyreDown(ev)));
+    guarded(() => (playsPhyq() ? phyqDown(ev) : phyreDown(ev)));
   });
-  ui.overlay.addEventListener('pointermove', (ev) => guarded(() => (state.tier === 'phyq' ? phyqMove(ev) : phyreMove(ev))));
-  ui.overlay.addEventListener('pointerup', () => guarded(() => (state.tier === 'phyq' ? phyqUp() : phyreUp())));
+  ui.overlay.addEventListener('pointermove', (ev) => guarded(() => (playsPhyq() ? phyqMove(ev) : phyreMove(ev))));
+  ui.overlay.addEventListener('pointerup', () => guarded(() => (playsPhyq() ? phyqUp() : phyreUp())));
   $('play').addEventListener('click', () => guarded(() => {
-    if (state.tier !== 'phyq' && state.run && JSON.parse(state.run.state()).done) {
+    if (!playsPhyq() && state.run && JSON.parse(state.run.state()).done) {
       state.run = null; // play again from the start
     }
     play();
@@ -560,8 +579,8 @@ function wire() {
   $('reset').addEventListener('click', () => guarded(() => { say(''); showInitial(); }));
   $('solution').addEventListener('click', () => guarded(() => {
     say('');
-    if (state.tier === 'phyq') {
-      const shots = wasm.phyq_solution(state.taskId);
+    if (playsPhyq()) {
+      const shots = wasm.phyq_solution(state.taskId, phyqTier(state.tier));
       if (shots === undefined) { say('No committed solution for this task.'); return; }
       playShots(shots);
       updateUrl();
@@ -580,7 +599,7 @@ function wire() {
   });
   ui.tap.addEventListener('click', () => guarded(phyqTap));
   document.addEventListener('keydown', (ev) => {
-    if (ev.code === 'Space' && state.tier === 'phyq' && ev.target.tagName !== 'INPUT') {
+    if (ev.code === 'Space' && playsPhyq() && ev.target.tagName !== 'INPUT') {
       ev.preventDefault();
       guarded(phyqTap);
     }
@@ -603,9 +622,9 @@ function showGrid() {
       const id = t.tasks[i];
       const button = document.createElement('button');
       const canvas = document.createElement('canvas');
-      if (isPhyq(id)) {
+      if (playsPhyq()) {
         canvas.width = 160; canvas.height = 120;
-        canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(wasm.phyq_scene(id, 4).buffer), 160, 120), 0, 0);
+        canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(wasm.phyq_scene(id, 4, phyqTier(state.tier)).buffer), 160, 120), 0, 0);
       } else {
         canvas.width = PHYRE_SIZE; canvas.height = PHYRE_SIZE;
         const rgba = wasm.phyre_scene(id, state.tier, undefined, 1);
@@ -614,7 +633,7 @@ function showGrid() {
       const label = document.createElement('span');
       label.textContent = id;
       button.append(canvas, label);
-      button.addEventListener('click', () => guarded(() => { dialog.close(); openTask(id, isPhyq(id) ? undefined : state.tier); }));
+      button.addEventListener('click', () => guarded(() => { dialog.close(); openTask(id, state.tier); }));
       thumbs.append(button);
     }
     if (i < t.tasks.length) setTimeout(batch, 0);
@@ -636,10 +655,13 @@ function openFromUrl() {
   const task = get('task');
   const tier = get('tier');
   const fallback = state.catalogue.phyre[0].tasks[0];
-  if (tier !== null && !['ball', 'two_balls'].includes(tier)) {
-    say(`Unknown tier ${JSON.stringify(tier.slice(0, 40))} in the link (ball or two_balls).`);
+  const tiers = state.levels ? ['ball', 'two_balls', 'set'] : ['ball', 'two_balls'];
+  if (tier === 'set' && !state.levels) {
+    say('The link\'s tier set is a level set\'s, and this player was served without one (rephyre --tasks SET serve).');
+  } else if (tier !== null && !tiers.includes(tier)) {
+    say(`Unknown tier ${JSON.stringify(tier.slice(0, 40))} in the link (${state.levels ? 'ball, two_balls or set' : 'ball or two_balls'}).`);
   }
-  const okTier = tier === 'ball' || tier === 'two_balls' ? tier : undefined;
+  const okTier = tiers.includes(tier) ? tier : undefined;
   const opened = task !== null && guarded(() => { openTask(task, okTier); return true; });
   if (!opened) {
     if (task !== null && !ui.message.hidden && !ui.message.textContent.startsWith('The link')) {
@@ -650,7 +672,7 @@ function openFromUrl() {
     say(message);
     return;
   }
-  if (isPhyq(state.taskId)) {
+  if (playsPhyq()) {
     const shots = get('shots');
     if (shots) {
       guarded(() => { wasm.phyq_parse_shots(shots); playShots(shots); });
@@ -672,11 +694,32 @@ function openFromUrl() {
   }
 }
 
+// The level set the player was served with (`rephyre --tasks SET serve`, at levels.json): its
+// levels become the tier 'set', beside the built-in ones. None (HTTP 204), or none to be had:
+// the built-in tasks alone; a set the wasm refuses is said, and the rest goes on.
+async function loadLevels() {
+  let response;
+  try {
+    response = await fetch('levels.json', { cache: 'no-cache' });
+  } catch (e) {
+    return;
+  }
+  if (response.status !== 200) return;
+  const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') || '');
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  guarded(() => {
+    state.levels = JSON.parse(wasm.load_levels(bytes, named ? named[1] : 'levels.json'));
+    window.rephyre.levels = state.levels;
+    ui.tier.append(new Option(`Phy-Q: level set ${state.levels.name} (${state.levels.count})`, 'set'));
+  });
+}
+
 async function main() {
   try {
     await init({ module_or_path: new URL('./pkg/rephyre_web_bg.wasm', import.meta.url) });
     state.catalogue = JSON.parse(wasm.catalogue());
     window.rephyre.catalogue = state.catalogue;
+    await loadLevels();
     wire();
     openFromUrl();
     $('loading').hidden = true;

@@ -48,7 +48,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::PhyqEval(a) => phyq_eval::run(&ctx, a),
         Command::Merge(a) => merge::run(&ctx, a),
         Command::Slurm(a) => slurm::run(&ctx, a),
-        Command::Serve(a) => serve::run(a),
+        Command::Serve(a) => serve::run(&ctx, a),
         Command::PhyqServer(a) => phyq_server::run(&ctx, a),
     }
 }

@@ -1,13 +1,20 @@
-//! `rephyre serve [--port P] [--host H] [--open]`: the web player (`web/`: the engine, the
-//! tasks and the raster in wasm, and the page), embedded in this binary when it was built,
-//! served over HTTP. Only the embedded files are served, by exact path; nothing on disk is
-//! read. Bound to localhost unless `--host` says otherwise.
+//! `rephyre [--tasks SET] serve [--port P] [--host H] [--open]`: the web player (`web/`: the
+//! engine, the tasks and the raster in wasm, and the page), embedded in this binary when it was
+//! built, served over HTTP. Only the embedded files are served, by exact path, and at
+//! [`LEVELS_PATH`] the Phy-Q level set given with `--tasks` (read once, at the start; HTTP 204
+//! without one), which the page lists and plays beside the built-in tasks. Nothing else on
+//! disk is read (but `--www`'s page files). Bound to localhost unless `--host` says otherwise.
 
+use crate::context::Ctx;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::io::Read;
 use std::path::Path;
 use std::path::PathBuf;
+use taskref::TaskFile;
+
+/// Where the page finds the level set (the level-set file's bytes, `phyq/FORMAT.md`).
+pub const LEVELS_PATH: &str = "/levels.json";
 
 /// One embedded file of the player.
 pub struct File {
@@ -38,7 +45,39 @@ pub fn sizes() -> (usize, usize, usize) {
     (FILES.len(), total, compressed)
 }
 
-pub fn run(a: ServeArgs) -> Result<()> {
+/// The `--tasks` level set as served: the level-set file's bytes, gzip-compressed, with the
+/// file's name and its number of levels.
+struct LevelsFile {
+    gzip: Vec<u8>,
+    name: String,
+    count: usize,
+}
+
+/// Reads `--tasks` (once) when given: a Phy-Q level set is served; PHYRE tasks, or a file that
+/// is neither, are refused before anything is served.
+fn levels_file(ctx: &Ctx) -> Result<Option<LevelsFile>> {
+    match ctx.task_file()? {
+        None => Ok(None),
+        Some(TaskFile::Phyre(_, path)) => bail!(
+            "--tasks {} holds PHYRE tasks: serve plays the built-in PHYRE tasks and takes a Phy-Q level set (rephyre tasks import-levels)",
+            path.display()
+        ),
+        Some(TaskFile::Phyq(set, path)) => {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, &set.to_bytes())?;
+            Ok(Some(LevelsFile {
+                gzip: gz.finish()?,
+                name: path
+                    .file_name()
+                    .map_or_else(|| "levels.json".into(), |n| n.to_string_lossy().into_owned()),
+                count: set.entries().len(),
+            }))
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx, a: ServeArgs) -> Result<()> {
+    let levels = levels_file(ctx)?;
     if let Some(why) = NOT_BUILT {
         bail!("{why}");
     }
@@ -56,8 +95,11 @@ pub fn run(a: ServeArgs) -> Result<()> {
         .ok_or_else(|| anyhow!("listening on {addr}, but not on an IP address"))?;
     let url = format!("http://{bound}/");
     let (n, bytes, code) = sizes();
+    let set = levels.as_ref().map_or(String::new(), |l| {
+        format!(", with the {} levels of {}", l.count, l.name)
+    });
     println!(
-        "rephyre: the web player at {url} ({n} files, {} KiB, of which {} KiB gzip-compressed code); Ctrl-C stops it",
+        "rephyre: the web player at {url} ({n} files, {} KiB, of which {} KiB gzip-compressed code){set}; Ctrl-C stops it",
         bytes / 1024,
         code / 1024
     );
@@ -67,12 +109,12 @@ pub fn run(a: ServeArgs) -> Result<()> {
         }
     }
     for request in server.incoming_requests() {
-        respond(request, a.www.as_deref());
+        respond(request, a.www.as_deref(), levels.as_ref());
     }
     Ok(())
 }
 
-fn respond(request: tiny_http::Request, www: Option<&Path>) {
+fn respond(request: tiny_http::Request, www: Option<&Path>, levels: Option<&LevelsFile>) {
     use tiny_http::{Header, Method, Response};
     let header = |k: &str, v: &str| Header::from_bytes(k, v).expect("a valid header");
     let plain = |status: u16, text: &str| {
@@ -84,13 +126,43 @@ fn respond(request: tiny_http::Request, www: Option<&Path>) {
         let _ = request.respond(plain(405, "only GET and HEAD"));
         return;
     }
+    let takes_gzip = request.headers().iter().any(|h| {
+        h.field.equiv("Accept-Encoding") && h.value.as_str().to_ascii_lowercase().contains("gzip")
+    });
+    if request.url().split(['?', '#']).next() == Some(LEVELS_PATH) {
+        let Some(l) = levels else {
+            let _ = request.respond(Response::empty(204));
+            return;
+        };
+        let data = if takes_gzip {
+            l.gzip.clone()
+        } else {
+            inflate(&l.gzip)
+        };
+        let mut response = Response::from_data(data)
+            .with_header(header("Content-Type", "application/json"))
+            .with_header(header("Cache-Control", "no-cache"))
+            .with_header(header("X-Content-Type-Options", "nosniff"));
+        // The file's name, for the command lines the page shows (when it is plain text).
+        if l.name
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\')
+        {
+            response = response.with_header(header(
+                "Content-Disposition",
+                &format!("inline; filename=\"{}\"", l.name),
+            ));
+        }
+        if takes_gzip {
+            response = response.with_header(header("Content-Encoding", "gzip"));
+        }
+        let _ = request.respond(response);
+        return;
+    }
     let Some(f) = file(request.url()) else {
         let _ = request.respond(plain(404, "not part of the player"));
         return;
     };
-    let takes_gzip = request.headers().iter().any(|h| {
-        h.field.equiv("Accept-Encoding") && h.value.as_str().to_ascii_lowercase().contains("gzip")
-    });
     // `--www`: the page's file from the folder when it has it (only names the player embeds).
     let local = www
         .filter(|_| !f.path.starts_with("pkg/"))
@@ -112,10 +184,15 @@ fn body(f: &File, takes_gzip: bool) -> Vec<u8> {
     if !f.gzip || takes_gzip {
         return f.bytes.to_vec();
     }
+    inflate(f.bytes)
+}
+
+/// Bytes this program gzip-compressed, inflated.
+fn inflate(gz: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    flate2::read::GzDecoder::new(f.bytes)
+    flate2::read::GzDecoder::new(gz)
         .read_to_end(&mut out)
-        .expect("build.rs compressed it");
+        .expect("compressed by build.rs or at the start");
     out
 }
 
@@ -145,11 +222,13 @@ EXAMPLES:
   rephyre serve --open              # http://127.0.0.1:8000/ in the default browser
   rephyre serve --port 0            # any free port (the URL is printed)
   rephyre serve --host 0.0.0.0      # reachable from other machines (no authentication!)
+  rephyre --tasks set.json serve    # also a Phy-Q level set (rephyre tasks import-levels): tier \"level set\"
 
 LINKS:
   /?task=00012:034&action=0.5,0.4,0.3        a PHYRE task with an action placed
   /?task=00105:010&tier=two_balls&action=…   six numbers for two balls
-  /?task=phyq:1_1_4:00001&shots=-17.28,-5.98,0   a Phy-Q task with shots (x,y,tap;…)";
+  /?task=phyq:1_1_4:00001&shots=-17.28,-5.98,0   a Phy-Q task with shots (x,y,tap;…)
+  /?task=phyq:1_1_4:00001&tier=set           that id in the --tasks level set";
 
 /// `rephyre serve`'s options.
 #[derive(Debug, Args)]
