@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_session_replays_simulate() {
-        // Three birds, three shots: the session's state after each is the play's.
+        // The witness's shots, one by one: the session's state after each is the play's.
         let (entry, shots) = witness("phyq:1_2_4:00001");
         let (outcome, _) = simulate(&entry, &shots).unwrap();
         assert_eq!(outcome.status, Status::Passed);
@@ -324,8 +324,8 @@ mod tests {
         assert!(s.check(-10.0, -5.0, 0.0).unwrap_err().contains("is passed"));
         assert_eq!(s.picture().len(), PICTURE_BYTES);
         // More shots than birds: invalid, nothing played.
-        let four = [shots.clone(), vec![shots[0]]].concat();
-        let (invalid, _) = simulate(&entry, &four).unwrap();
+        let too_many = vec![shots[0]; entry.level.birds.len() + 1];
+        let (invalid, _) = simulate(&entry, &too_many).unwrap();
         assert_eq!((invalid.status, invalid.steps), (Status::Invalid, 0));
     }
 }

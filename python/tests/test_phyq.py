@@ -16,19 +16,19 @@ WITNESSES = REPO / "phyq" / "data" / "witnesses.csv"
 # phyq/data/templates/1_2_4_1.xml as demo_level.xml and 1_1_4_1.xml as 1_1_4_7.xml.
 LEVELS = REPO / "python" / "tests" / "data" / "phyq-levels.json"
 
-# `rephyre simulate ID --shots TEXT --json` at commit 8cbfdda: (id, shots, status, pigs left,
+# `rephyre simulate ID --shots TEXT --json` at commit 5a634d4 (damage once per pair of colliders): (id, shots, status, pigs left,
 # shots taken, steps, final hash).
 CLI = [
-    ("phyq:1_2_4:00001", "-14.11,-11.63,0;-15.87,-9.08,0;-15.88,-9.07,0",
-     "passed", 0, 3, 820, "03cd9951d1f5cf79"),
-    ("phyq:1_2_4:00001", "10,0,0;-5,3,0.5;0,0,0", "not_passed", 1, 3, 467, "03d86d5a0f8556f9"),
+    ("phyq:1_2_4:00001", "-15.3,-10.01,0;-11.53,-10.42,0",
+     "passed", 0, 2, 649, "ec651c62e69b6567"),
+    ("phyq:1_2_4:00001", "10,0,0;-5,3,0.5;0,0,0", "not_passed", 1, 3, 581, "fc4b69014fc8d236"),
     ("phyq:3_7_1:00001", "-17,-6,0;-18,-3,1.2", "not_passed", 1, 2, 1358, "44ef44ac3870d8a4"),
     ("phyq:1_1_4:00001", "-10,-5,0;-10,-5,0", "invalid", 1, 0, 0, "3a6584d9d9f6bad3"),
 ]
 
 # `rephyre simulate ID --shots TEXT --json`'s score for the playable rows above.
 SCORES = {
-    ("phyq:1_2_4:00001", CLI[0][1]): 6920,
+    ("phyq:1_2_4:00001", CLI[0][1]): 15470,
     ("phyq:1_2_4:00001", CLI[1][1]): 0,
     ("phyq:3_7_1:00001", CLI[2][1]): 330,
 }

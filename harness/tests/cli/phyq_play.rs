@@ -51,18 +51,18 @@ fn a_passing_shot_passes() {
 
 #[test]
 fn the_score_is_science_birds_score() {
-    // Three birds pass 1_2_4:00001: the pig's 5,000 and the birds' damaging hits on it, no bird
-    // left for a bonus (the same figure as the Python test's).
+    // Two of three birds pass 1_2_4:00001: the pig's 5,000, the unused bird's 10,000 and the
+    // birds' damaging hits, 470 (the same figure as the Python test's).
     let a = report(&[
         "simulate",
         "phyq:1_2_4:00001",
         "--json",
         "--shots",
-        "-14.11,-11.63,0;-15.87,-9.08,0;-15.88,-9.07,0",
+        "-15.3,-10.01,0;-11.53,-10.42,0",
     ]);
     assert_eq!(
         (a["status"].as_str(), a["score"].as_u64()),
-        (Some("passed"), Some(6920))
+        (Some("passed"), Some(15470))
     );
     // A bird that hits nothing scores nothing.
     let miss = report(&[
