@@ -99,6 +99,18 @@ async function pairsOf(page) {
 async function fast(page) {
   await page.selectOption('#speed', '64');
 }
+// A Phy-Q launch as a player makes it: press on the bird at the slingshot, move twice (pixels
+// from the slingshot, y down), let go.
+async function pullBird(page, [dx1, dy1], [dx2, dy2]) {
+  const { slingshot } = await current(page);
+  const box = await page.locator('#overlay').boundingBox();
+  const at = (dx, dy) => [box.x + slingshot.x + dx, box.y + slingshot.y + dy];
+  await page.mouse.move(...at(0, 0));
+  await page.mouse.down();
+  await page.mouse.move(...at(dx1, dy1), { steps: 4 });
+  await page.mouse.move(...at(dx2, dy2), { steps: 4 });
+  await page.mouse.up();
+}
 
 test('the page loads and draws with no console error, failed request or page error', async () => {
   const { page, problems, close } = await open();
@@ -296,14 +308,8 @@ test('a Phy-Q bird dragged from the slingshot and tapped in flight replays on th
   assert.notEqual(info.birds[0], 'red', 'a first bird with a power to tap');
   await fast(page);
   await page.selectOption('#speed', '1');
-  const { slingshot } = await current(page);
-  const box = await page.locator('#overlay').boundingBox();
-  // Press on the bird, drag it back and down, let go: a shot up and to the right.
-  await page.mouse.move(box.x + slingshot.x, box.y + slingshot.y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + slingshot.x - 10, box.y + slingshot.y + 5, { steps: 4 });
-  await page.mouse.move(box.x + slingshot.x - 15, box.y + slingshot.y + 9, { steps: 4 });
-  await page.mouse.up();
+  // Drag the bird back and down: a shot up and to the right.
+  await pullBird(page, [-10, 5], [-15, 9]);
   let c = await current(page);
   assert.equal(c.phase, 'flying');
   const launched = c.step;
@@ -394,13 +400,7 @@ test('a level set served with --tasks is a tier of its own, and its levels play 
   assert.ok(differingPixels(shot, rendered(id)) > 0, 'the built-in task of the same id looks otherwise');
   // A bird dragged from the slingshot: the game ends where `rephyre --tasks SET simulate` ends.
   await fast(page);
-  const { slingshot } = await current(page);
-  const box = await page.locator('#overlay').boundingBox();
-  await page.mouse.move(box.x + slingshot.x, box.y + slingshot.y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + slingshot.x - 20, box.y + slingshot.y + 6, { steps: 4 });
-  await page.mouse.move(box.x + slingshot.x - 40, box.y + slingshot.y + 12, { steps: 4 });
-  await page.mouse.up();
+  await pullBird(page, [-20, 6], [-40, 12]);
   await waitFor(page, () => ['aiming', 'over'].includes(window.rephyre.current().phase) && window.rephyre.current().shots);
   c = await current(page);
   const want = cli('--tasks', SET, 'simulate', id, '--shots', c.shots, '--json');
