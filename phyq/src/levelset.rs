@@ -68,6 +68,19 @@ impl LevelId {
         LevelId::named(stem)
     }
 
+    /// The template code `L_C_K` of a coded id (`phyq:L_C_K:N`); `None` for a named level.
+    pub fn template_code(&self) -> Option<String> {
+        match self {
+            LevelId::Coded {
+                level,
+                capability,
+                template,
+                ..
+            } => Some(format!("{level}_{capability}_{template}")),
+            LevelId::Named(_) => None,
+        }
+    }
+
     fn named(name: &str) -> Result<LevelId, String> {
         let ok = !name.is_empty()
             && name.len() <= MAX_NAME_LEN

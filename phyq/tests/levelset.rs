@@ -33,15 +33,16 @@ fn imports_the_templates_and_round_trips() {
 
 #[test]
 fn ids() {
-    for (file, id) in [
-        ("1_1_1_1.xml", "phyq:1_1_1:00001"),
-        ("1_01_02_00042.xml", "phyq:1_1_2:00042"),
-        ("my-level.xml", "phyq:my-level"),
-        ("input-00001_1_0_1_7.xml", "phyq:input-00001_1_0_1_7"),
+    for (file, id, code) in [
+        ("1_1_1_1.xml", "phyq:1_1_1:00001", Some("1_1_1")),
+        ("1_01_02_00042.xml", "phyq:1_1_2:00042", Some("1_1_2")),
+        ("my-level.xml", "phyq:my-level", None),
+        ("input-00001_1_0_1_7.xml", "phyq:input-00001_1_0_1_7", None),
     ] {
         let parsed = LevelId::from_file_name(file).unwrap();
         assert_eq!(parsed.to_string(), id);
         assert_eq!(id.parse::<LevelId>().unwrap(), parsed);
+        assert_eq!(parsed.template_code().as_deref(), code, "{file}");
     }
     assert!(LevelId::from_file_name("a b.xml").is_err());
     assert!("phyq:1_01_1:00001".parse::<LevelId>().is_err());

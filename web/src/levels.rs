@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
-use phyq::levelset::{Entry, LevelId, LevelSet};
+use phyq::levelset::{Entry, LevelSet};
 use serde::Serialize;
 use taskref::{TaskFile, TaskRef};
 
@@ -82,15 +82,7 @@ impl Levels {
     pub fn json(&self) -> String {
         let mut groups: Vec<Group> = Vec::new();
         for e in self.entries() {
-            let code = match &e.id {
-                LevelId::Coded {
-                    level,
-                    capability,
-                    template,
-                    ..
-                } => format!("{level}_{capability}_{template}"),
-                LevelId::Named(_) => String::new(),
-            };
+            let code = e.id.template_code().unwrap_or_default();
             if groups.last().is_none_or(|g| g.code != code) {
                 let label = if code.is_empty() {
                     "named levels".to_string()

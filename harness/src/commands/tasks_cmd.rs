@@ -114,18 +114,10 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             studies::files::check_writable(&out)?;
             let set = phyq::import_paths(&paths)?;
             studies::files::write_atomic(&out, &set.to_bytes())?;
-            let templates: std::collections::BTreeSet<(u32, u32, u32)> = set
+            let templates: std::collections::BTreeSet<String> = set
                 .entries()
                 .iter()
-                .filter_map(|e| match e.id {
-                    phyq::LevelId::Coded {
-                        level,
-                        capability,
-                        template,
-                        ..
-                    } => Some((level, capability, template)),
-                    phyq::LevelId::Named(_) => None,
-                })
+                .filter_map(|e| e.id.template_code())
                 .collect();
             println!(
                 "imported {} levels ({} templates) into {}",

@@ -414,15 +414,7 @@ pub fn task_id(template: &Template, index: u32) -> LevelId {
 
 /// The template of a task id (`phyq:L_C_K:…`).
 pub fn template_of(id: &LevelId) -> Option<&'static Template> {
-    match id {
-        LevelId::Coded {
-            level,
-            capability,
-            template,
-            ..
-        } => crate::templates::find(&format!("{level}_{capability}_{template}")),
-        LevelId::Named(_) => None,
-    }
+    crate::templates::find(&id.template_code()?)
 }
 
 /// What generating a set cost, per template.
