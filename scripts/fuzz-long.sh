@@ -9,8 +9,8 @@
 #   scripts/fuzz-long.sh --no-sanitizer TARGET EXECS  # cargo fuzz -s none: faster, see below
 #
 # TARGET is one of fuzz/fuzz_targets/*.rs (scene_step, task_files, actions, phyq_level_xml,
-# phyq_shots, phyq_level_sets). Needs the nightly toolchain and cargo-fuzz (`cargo install
-# cargo-fuzz --locked`).
+# phyq_shots, phyq_level_sets, phyq_server_wire). Needs the nightly toolchain and cargo-fuzz
+# (`cargo install cargo-fuzz --locked`).
 #
 # The default build is cargo-fuzz's: AddressSanitizer, optimized, debug assertions and overflow
 # checks on. --no-sanitizer drops ASan only: a panic, an overflow, a hang (-timeout) or an

@@ -55,6 +55,7 @@ fn main() {
     phyq_level_xml(&root.join("phyq_level_xml"));
     phyq_shots(&root.join("phyq_shots"));
     phyq_level_sets(&root.join("phyq_level_sets"));
+    phyq_server_wire(&root.join("phyq_server_wire"));
 }
 
 /// Writes `name` in the folder `dir` (made if missing).
@@ -340,4 +341,152 @@ fn phyq_level_sets(dir: &Path) {
     );
     put(dir, "seed-deep-nesting", deep);
     put(dir, "seed-not-json", [0x00, 0xFF, b'{', 0x80]);
+}
+
+/// The agent-protocol corpus: every request as the original client packs it, a session's
+/// stream of them, then hostile bytes (unknown codes, huge or negative length fields, a shot
+/// sequence holding another code, truncations).
+fn phyq_server_wire(dir: &Path) {
+    use phyq_server::wire::{code, encode, Aim, Request, ShotArgs};
+    let shot = ShotArgs {
+        a: -180,
+        b: 40,
+        t1: 0,
+        t2: 1200,
+    };
+    let requests = [
+        (
+            "configure",
+            Request::Configure {
+                agent_id: 2004,
+                mode: 1,
+            },
+        ),
+        ("speed", Request::SetSimulationSpeed(50)),
+        ("screenshot", Request::Screenshot),
+        ("state", Request::GetState),
+        ("current-level", Request::GetCurrentLevel),
+        ("level-count", Request::GetNumberOfLevels),
+        ("scores", Request::GetAllLevelScores),
+        (
+            "shoot",
+            Request::Shoot {
+                aim: Aim::Cartesian,
+                fast: false,
+                shot,
+            },
+        ),
+        (
+            "shoot-polar-fast",
+            Request::Shoot {
+                aim: Aim::Polar,
+                fast: true,
+                shot: ShotArgs {
+                    a: 4500,
+                    b: 100,
+                    t1: 0,
+                    t2: 0,
+                },
+            },
+        ),
+        (
+            "shoot-record",
+            Request::ShootRecordingGroundTruth { shot, every: 5 },
+        ),
+        (
+            "sequence",
+            Request::ShootSequence {
+                fast: true,
+                shots: vec![(Aim::Cartesian, shot), (Aim::Polar, shot)],
+            },
+        ),
+        ("zoom-out", Request::FullyZoomOut),
+        ("zoom-in", Request::FullyZoomIn),
+        ("click", Request::ClickInCentre),
+        ("load", Request::LoadLevel(7)),
+        ("restart", Request::RestartLevel),
+        ("next", Request::LoadNextAvailableLevel),
+        (
+            "truth",
+            Request::GroundTruth {
+                noisy: false,
+                screenshot: false,
+            },
+        ),
+        (
+            "truth-noisy-screenshot",
+            Request::GroundTruth {
+                noisy: true,
+                screenshot: true,
+            },
+        ),
+        ("level-score", Request::GetCurrentLevelScore),
+        (
+            "novelty-likelihood",
+            Request::ReportNoveltyLikelihood {
+                likelihood: 0.25,
+                non_likelihood: 0.75,
+                ids: vec![3, 9],
+                level: 1,
+                description: b"a new bird".to_vec(),
+            },
+        ),
+        (
+            "novelty-description",
+            Request::ReportNoveltyDescription(b"heavier pigs".to_vec()),
+        ),
+        ("ready", Request::ReadyForNewSet),
+        ("novelty-info", Request::NoveltyInfo),
+    ];
+    for (name, r) in &requests {
+        put(dir, &format!("seed-{name}"), encode(r));
+    }
+    // What the pig shooter sends for one level: configure, load, truth, shoot, state.
+    let session: Vec<u8> = [0, 14, 17, 7, 3]
+        .iter()
+        .flat_map(|&i| encode(&requests[i].1))
+        .collect();
+    put(dir, "seed-session", &session);
+    put(dir, "seed-session-truncated", &session[..session.len() - 3]);
+    put(dir, "seed-empty", b"");
+    put(dir, "seed-unknown-code", [0u8]);
+    put(dir, "seed-unknown-code-255", [255u8, 1, 2, 3]);
+    // Novelty reports whose length fields claim too much, or less than nothing.
+    let novelty = |count: i32, len: i32| {
+        let mut b = vec![code::REPORT_NOVELTY_LIKELIHOOD];
+        b.extend_from_slice(&0.5f32.to_bits().to_be_bytes());
+        b.extend_from_slice(&f32::NAN.to_bits().to_be_bytes());
+        b.extend_from_slice(&count.to_be_bytes());
+        b.extend_from_slice(&1i32.to_be_bytes());
+        b.extend_from_slice(&len.to_be_bytes());
+        b
+    };
+    put(dir, "seed-novelty-count-huge", novelty(i32::MAX, 0));
+    put(dir, "seed-novelty-count-negative", novelty(-1, 0));
+    put(dir, "seed-novelty-text-huge", novelty(0, 64 * 1024 + 1));
+    let mut text_negative = vec![code::REPORT_NOVELTY_DESCRIPTION];
+    text_negative.extend_from_slice(&(-5i32).to_be_bytes());
+    put(dir, "seed-description-negative", text_negative);
+    // A sequence of 255 shots, and one whose second entry is a fast shot's code.
+    let mut long = vec![code::SHOT_SEQUENCE, 255];
+    for _ in 0..255 {
+        long.extend(encode(&Request::Shoot {
+            aim: Aim::Cartesian,
+            fast: false,
+            shot,
+        }));
+    }
+    put(dir, "seed-sequence-255", long);
+    let mut bad = vec![code::SHOT_SEQUENCE_FAST, 2];
+    bad.extend(encode(&Request::Shoot {
+        aim: Aim::Polar,
+        fast: false,
+        shot,
+    }));
+    bad.extend(encode(&Request::Shoot {
+        aim: Aim::Cartesian,
+        fast: true,
+        shot,
+    }));
+    put(dir, "seed-sequence-bad-code", bad);
 }

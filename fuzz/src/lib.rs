@@ -265,3 +265,43 @@ pub fn phyq_level_sets(data: &[u8]) {
         let _ = phyq::game::Game::new(&e.level);
     }
 }
+
+/// Target (g): arbitrary bytes as what an agent sends `rephyre phyq-server`, decoded request
+/// after request as the server reads its socket. Decoding must return a request, "read more"
+/// or an error, never panic or allocate beyond its limits (huge length fields, unknown codes,
+/// a shot sequence holding something else, truncation anywhere); a decoded request takes at
+/// least one byte and no more than there are, encodes back to exactly those bytes, and every
+/// shorter prefix of them (for requests under 512 bytes) asks for more.
+pub fn phyq_server_wire(data: &[u8]) {
+    use phyq_server::wire::{decode, encode, Decoded};
+    let mut rest = data;
+    // Bounded so an input of many one-byte requests stays fast.
+    for _ in 0..64 {
+        match decode(rest) {
+            Ok(Decoded::Request(request, taken)) => {
+                assert!(
+                    taken > 0 && taken <= rest.len(),
+                    "took {taken} of {}",
+                    rest.len()
+                );
+                let bytes = &rest[..taken];
+                assert_eq!(encode(&request), bytes, "{request:?} encodes otherwise");
+                if taken < 512 {
+                    for cut in 0..taken {
+                        assert_eq!(
+                            decode(&bytes[..cut]),
+                            Ok(Decoded::NeedMore),
+                            "a prefix of {cut} bytes of {request:?}"
+                        );
+                    }
+                }
+                rest = &rest[taken..];
+            }
+            Ok(Decoded::NeedMore) => return,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                return;
+            }
+        }
+    }
+}

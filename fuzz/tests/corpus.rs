@@ -1,8 +1,8 @@
 //! Replays every committed corpus entry through its target (what CI always runs, with or
 //! without cargo-fuzz). The floors are the committed corpora's sizes (2026-11-28, after
-//! `cargo fuzz cmin`; the Phy-Q targets': their seeds and the inputs under 1,000 bytes of a
-//! 60 s run, after `cmin`): a corpus that is missing, empty or loses files fails here; one that
-//! grows raises its floor.
+//! `cargo fuzz cmin`; the Phy-Q targets' and the agent protocol's: their seeds and the inputs
+//! under 1,000 bytes of a 60 s run, after `cmin`): a corpus that is missing, empty or loses
+//! files fails here; one that grows raises its floor.
 
 use std::path::Path;
 
@@ -74,5 +74,14 @@ fn phyq_level_sets_corpus() {
     assert!(
         n >= 1060,
         "phyq_level_sets corpus has only {n} entries (committed: 1060)"
+    );
+}
+
+#[test]
+fn phyq_server_wire_corpus() {
+    let n = replay("phyq_server_wire", rephyre_fuzz::phyq_server_wire);
+    assert!(
+        n >= 427,
+        "phyq_server_wire corpus has only {n} entries (committed: 427)"
     );
 }
