@@ -3,7 +3,7 @@
 //! their JSON form. Both print the row chain of every call ([`studies::bench::row_chain`]), the
 //! check that a speed change kept every bit.
 
-use crate::cli::parse_tier;
+use crate::cli::{parse_tier, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::select_tasks;
 use anyhow::{Context, Result};
@@ -15,7 +15,7 @@ use tasks::Tier;
 
 pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
     if let Some(path) = &a.reference {
-        return run_reference(ctx, path, a.status_only, a.json);
+        return run_reference(ctx, path, a.status_only, a.print.json);
     }
     let set = ctx.task_set()?;
     let tasks = select_tasks(set, a.tier, None, Some(a.tasks_per_template))?;
@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, a: BenchArgs) -> Result<()> {
     let r = random_workload(&tasks, tier, a.actions, a.status_only, ctx.threads)?;
     let (t, threads) = (r.totals, r.threads);
     let mut out = std::io::stdout().lock();
-    if a.json {
+    if a.print.json {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
         out.flush()?;
         return Ok(());
@@ -191,7 +191,6 @@ pub struct BenchArgs {
     /// its scene, stepped once and recorded (the same outcomes bit for bit).
     #[arg(long)]
     pub status_only: bool,
-    /// Print the figures as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub print: JsonArgs,
 }

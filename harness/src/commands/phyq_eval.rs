@@ -7,7 +7,7 @@
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{CheckpointArgs, Command};
+use crate::cli::{CheckpointArgs, Command, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::Config;
@@ -54,7 +54,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             bail!("--model is for --agent dqn");
         }
     }
-    if params.agent == AgentName::Dqn && a.ckpt.shard.is_some() {
+    if params.agent == AgentName::Dqn && a.ckpt.part.shard.is_some() {
         shard_needs_model(params.setting, a.dqn.model.as_deref())?;
     }
     let mut outputs = Vec::new();
@@ -68,7 +68,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     let entries = entries(ctx)?;
     if params.agent == AgentName::Dqn && !a.dqn.train_only {
         // Before the model is trained or read: a resume of other options is one line.
-        studies::phyq::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
+        studies::phyq::check_resume(&entries, params, a.ckpt.part.shard, &cfg)?;
     }
     // A DQN to train collects with a progress bar of its own.
     let trains =
@@ -84,11 +84,11 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     };
     // clap asks for --out unless --train-only, which has returned above.
     let out = a.out.as_deref().context("--out is needed")?;
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.ckpt.part.shard {
         super::shard_part::no_report_options(&[
             ("--summary", a.summary.is_some()),
             ("--plot", a.plot.is_some()),
-            ("--json", a.json),
+            ("--json", a.print.json),
         ])?;
         let part = studies::phyq::run_shard(&entries, params, agent, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
@@ -101,7 +101,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             out,
             summary: a.summary.as_deref(),
             plot: a.plot.as_deref(),
-            json: a.json,
+            json: a.print.json,
         },
     )
 }
@@ -177,7 +177,7 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
             out,
             summary: a.summary.as_deref(),
             plot: a.plot.as_deref(),
-            json: a.json,
+            json: a.print.json,
         },
     )
 }
@@ -286,9 +286,8 @@ pub struct PhyqEvalArgs {
     /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print the figures as one JSON object on the last line.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub print: JsonArgs,
     /// Report the attempts of a `phyq-server --record` file instead of running an agent
     /// (--agent and --setting say whose they are: the paper's figures it stands beside).
     #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]

@@ -1,7 +1,7 @@
 //! `rephyre render ID [--action …] [--step N] --out FILE [--raw]`, and the drawing helpers the
 //! other commands share (observations, PNG, GIF), all through the raster crate.
 
-use crate::cli::parse_tier;
+use crate::cli::{parse_tier, ScaleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
 use anyhow::{bail, Context, Result};
@@ -49,7 +49,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
     let bytes = if a.raw {
         obs.as_bytes().to_vec()
     } else {
-        png_bytes(&obs, a.scale as usize)?
+        png_bytes(&obs, a.picture.scale as usize)?
     };
     write_atomic(&a.out, &bytes)?;
     println!(
@@ -145,9 +145,8 @@ pub struct RenderArgs {
     /// Write the raw observation bytes instead of a PNG.
     #[arg(long)]
     pub raw: bool,
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
+    #[command(flatten)]
+    pub picture: ScaleArgs,
     /// Output file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

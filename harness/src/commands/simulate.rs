@@ -1,7 +1,7 @@
 //! `rephyre simulate ID --action …`: one action on one task.
 
 use super::render;
-use crate::cli::parse_tier;
+use crate::cli::{parse_tier, JsonArgs, ScaleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
 use anyhow::{Context, Result};
@@ -90,14 +90,14 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
             report.solved_step = o.solved_step;
             report.final_hash = Some(format!("{:016x}", o.final_hash));
             if let Some(g) = &a.gif {
-                let scale = a.scale as usize;
+                let scale = a.picture.scale as usize;
                 render::write_gif(g, &render::gif_frames(&frames, valid.balls(), scale))?;
                 report.gif = Some(g.display().to_string());
             }
         }
     }
     let mut out = std::io::stdout().lock();
-    if a.json {
+    if a.print.json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;
     } else {
         let opt = |v: Option<u32>| v.map_or("-".to_string(), |s| s.to_string());
@@ -172,10 +172,8 @@ pub struct SimulateArgs {
     /// step; the action's balls outlined where they started).
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
-    /// Print the outcome as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub picture: ScaleArgs,
+    #[command(flatten)]
+    pub print: JsonArgs,
 }

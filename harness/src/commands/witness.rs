@@ -4,7 +4,7 @@
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::parse_tier;
-use crate::cli::CheckpointArgs;
+use crate::cli::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Context, Result};
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if a.budget == Some(0) {
         bail!("--budget must be positive");
     }
-    if a.ckpt.shard.is_some() {
+    if a.ckpt.part.shard.is_some() {
         super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
     }
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -78,8 +78,9 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     };
     let (tasks, kept) = match &retry_rows {
         None => {
-            let templates = a.templates.as_deref().map(parse_templates).transpose()?;
-            let tasks = select_tasks(set, templates.as_deref(), a.tasks_per_template, a.tier)?;
+            let s = &a.sample;
+            let templates = s.templates.as_deref().map(parse_templates).transpose()?;
+            let tasks = select_tasks(set, templates.as_deref(), s.tasks_per_template, a.tier)?;
             let n = tasks.len();
             (tasks, vec![None; n])
         }
@@ -92,10 +93,10 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     let params = Params {
         tier: a.tier,
         budget: a.budget,
-        seed: a.seed,
+        seed: a.sample.seed,
         no_seeds: a.no_seeds,
     };
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.ckpt.part.shard {
         let retry = a.retry.as_deref();
         let part = run_shard(set, tasks, kept, &siblings, &params, retry, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
@@ -160,21 +161,14 @@ pub struct WitnessArgs {
     /// Action tier (default: each task's own tier).
     #[arg(long, value_parser = parse_tier)]
     pub tier: Option<Tier>,
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00100-00102 (default: every template).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
     /// Most simulations per task (default 4000 for ball actions, 12000 for two_balls).
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
     /// Do not seed the search with the original PHYRE's stored solutions.
     #[arg(long)]
     pub no_seeds: bool,
-    /// Random seed of the search.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub sample: SampleArgs,
     /// CSV of witnesses (one row per task).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
