@@ -2,7 +2,7 @@
 
 use crate::cli::ScaleArgs;
 use crate::context::Ctx;
-use crate::parse::parse_template;
+use crate::parse::{parse_template, parse_templates};
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use std::io::Write;
@@ -13,17 +13,9 @@ use tasks::Tier;
 
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
     match cmd {
-        TasksCommand::List { tier, template } => match (tier, ctx.task_file()?) {
-            (Some(ListTier::Phyq), _) | (None, Some(TaskFile::Phyq(..))) => {
-                let levels = phyq_levels(ctx)?;
-                super::phyq::list(levels, template.as_deref())
-            }
-            (Some(ListTier::Phyre(_)), Some(TaskFile::Phyq(_, path))) => anyhow::bail!(
-                "--tasks {} is a Phy-Q level set: it has no PHYRE tier",
-                path.display()
-            ),
-            (Some(ListTier::Phyre(t)), _) => list_phyre(ctx, Some(t), template.as_deref()),
-            (None, _) => list_phyre(ctx, None, template.as_deref()),
+        TasksCommand::List { tier, template } => match chosen(ctx, tier)? {
+            Chosen::Phyq(levels) => super::phyq::list(levels, template.as_deref()),
+            Chosen::Phyre(tier) => list_phyre(ctx, tier, template.as_deref()),
         },
         TasksCommand::Show {
             id,
@@ -46,11 +38,8 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             let mut out = std::io::stdout().lock();
             out.write_all(tasks::describe::summary(task).as_bytes())?;
             if let Some(p) = &png {
-                let obs = super::render::observe(task, &[], 0)?;
-                studies::files::write_atomic(
-                    p,
-                    &super::render::png_bytes(&obs, picture.scale as usize)?,
-                )?;
+                let png = studies::phyre_tasks::picture(task, &[], 0, false, picture.scale)?;
+                studies::files::write_atomic(p, &png)?;
                 writeln!(out, "png:         {}", p.display())?;
             }
             out.flush()?;
@@ -64,52 +53,38 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             shrink,
             out,
         } => {
-            let tier = match (tier, ctx.task_file()?) {
-                (Some(ListTier::Phyq), _) | (None, Some(TaskFile::Phyq(..))) => {
+            let tier = match chosen(ctx, tier)? {
+                Chosen::Phyq(levels) => {
                     let shrink = shrink.unwrap_or(2) as usize;
+                    let templates = templates.as_deref();
                     return super::phyq::sheet(
-                        phyq_levels(ctx)?,
-                        templates.as_deref(),
+                        levels,
+                        templates,
                         per_template,
                         columns,
                         shrink,
                         &out,
                     );
                 }
-                (Some(ListTier::Phyre(_)), Some(TaskFile::Phyq(_, path))) => anyhow::bail!(
-                    "--tasks {} is a Phy-Q level set: it has no PHYRE tier",
-                    path.display()
-                ),
-                (Some(ListTier::Phyre(t)), _) => Some(t),
-                (None, _) => None,
+                Chosen::Phyre(tier) => tier,
             };
             if shrink.is_some() {
                 anyhow::bail!("--shrink is for --tier phyq");
             }
             studies::files::check_writable(&out)?;
+            let templates = templates.as_deref().map(parse_templates).transpose()?;
             let set = ctx.task_set()?;
-            let mut wanted = match templates.as_deref() {
-                Some(list) => crate::parse::parse_templates(list)?,
-                None => set.templates(),
-            };
-            if let Some(t) = tier {
-                wanted.retain(|&tpl| set.template(tpl).iter().any(|task| task.tier() == t));
-            }
-            let mut scenes = Vec::new();
-            for tpl in wanted {
-                for task in set.template(tpl).iter().take(per_template.max(1)) {
-                    scenes.push(super::render::observe(task, &[], 0)?);
-                }
-            }
-            if scenes.is_empty() {
-                anyhow::bail!("no tasks in the selected templates");
-            }
-            let sheet = raster::contact_sheet(&scenes, columns);
-            let bytes = raster::picture::png_bytes(&sheet)?;
-            studies::files::write_atomic(&out, &bytes)?;
+            let sheet = studies::phyre_tasks::sheet(
+                set,
+                tier,
+                templates.as_deref(),
+                per_template,
+                columns,
+            )?;
+            studies::files::write_atomic(&out, &sheet.png)?;
             println!(
                 "{} scenes -> {} ({}×{} px)",
-                scenes.len(),
+                sheet.scenes,
                 out.display(),
                 sheet.width,
                 sheet.height
@@ -171,17 +146,32 @@ fn list_phyre(ctx: &Ctx, tier: Option<tasks::Tier>, template: Option<&str>) -> R
     Ok(())
 }
 
-/// `tasks list --tier phyq`: one line per built-in Phy-Q task (id, scenario, template's
-/// paper number, objects), optionally of one template (code or paper number).
-/// The Phy-Q levels of `--tasks` or the built-in tier; an error when `--tasks` holds PHYRE tasks.
-fn phyq_levels(ctx: &Ctx) -> Result<&'static [phyq::levelset::Entry]> {
-    ctx.phyq_levels()?.ok_or_else(|| {
-        anyhow::anyhow!(
-            "--tier phyq lists Phy-Q levels, and --tasks {} holds PHYRE tasks",
-            ctx.tasks_file
-                .as_ref()
-                .map_or(String::new(), |p| p.display().to_string())
-        )
+/// What `tasks list` and `tasks sheet` show: Phy-Q levels (`--tier phyq`, or a `--tasks` level
+/// set), or PHYRE tasks (of `--tier`, or all).
+enum Chosen {
+    Phyq(&'static [phyq::levelset::Entry]),
+    Phyre(Option<Tier>),
+}
+
+fn chosen(ctx: &Ctx, tier: Option<ListTier>) -> Result<Chosen> {
+    Ok(match (tier, ctx.task_file()?) {
+        (Some(ListTier::Phyq), _) | (None, Some(TaskFile::Phyq(..))) => {
+            Chosen::Phyq(ctx.phyq_levels()?.ok_or_else(|| {
+                let path = ctx
+                    .tasks_file
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string());
+                anyhow::anyhow!(
+                    "--tier phyq lists Phy-Q levels, and --tasks {path} holds PHYRE tasks"
+                )
+            })?)
+        }
+        (Some(ListTier::Phyre(_)), Some(TaskFile::Phyq(_, path))) => anyhow::bail!(
+            "--tasks {} is a Phy-Q level set: it has no PHYRE tier",
+            path.display()
+        ),
+        (Some(ListTier::Phyre(t)), _) => Chosen::Phyre(Some(t)),
+        (None, _) => Chosen::Phyre(None),
     })
 }
 
