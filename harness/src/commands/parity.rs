@@ -47,37 +47,11 @@ pub fn write_report(report: &ParityReport, out: Option<&Path>, json: bool) -> Re
     if let Some(o) = out {
         write_atomic(o, report.to_markdown().as_bytes())?;
     }
-    let s = report.summary();
     if json {
-        println!("{}", serde_json::to_string(&s)?);
-        return Ok(());
+        println!("{}", serde_json::to_string(&report.summary())?);
+    } else {
+        print!("{}", report.summary_text());
     }
-    println!("rows                         {}", s.rows);
-    println!("validity agreement           {:.4}", s.validity_agreement);
-    println!(
-        "status agreement (random)    {:.4}",
-        s.status_agreement_random
-    );
-    println!(
-        "stable solution recall       {:.4}",
-        s.stable_solution_recall
-    );
-    println!(
-        "unstable solution recall     {:.4}",
-        s.unstable_solution_recall
-    );
-    println!(
-        "templates within x/÷1.5      {} of {} ({} beyond noise, {} outside beyond noise)",
-        s.templates_within_1_5x,
-        s.templates,
-        s.templates_within_1_5x_significant,
-        s.templates_outside_1_5x_significant
-    );
-    println!(
-        "self-solving tasks           {} of {}",
-        s.self_solving_tasks, report.scenes_run
-    );
-    println!("task rate outliers           {}", s.task_rate_outliers);
     Ok(())
 }
 
