@@ -7,20 +7,18 @@ use crate::cli::parse_tier;
 use crate::cli::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::witness::{
-    csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
+    csv_bytes, read_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
     summary_markdown, verify_rows, Job, Params, WitnessState,
 };
 use tasks::Tier;
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let rows = parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?;
+    let rows = read_witnesses(path)?;
     let set = ctx.task_set()?;
     let results = verify_rows(set, &rows, ctx.threads)?;
     let mut failures = Vec::new();
@@ -68,14 +66,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     outputs.extend(a.ckpt.save.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
-    let retry_rows = match &a.retry {
-        None => None,
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Some(parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?)
-        }
-    };
+    let retry_rows = a.retry.as_deref().map(read_witnesses).transpose()?;
     let (tasks, kept) = match &retry_rows {
         None => {
             let s = &a.sample;
