@@ -268,18 +268,12 @@ EXAMPLES:
   rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 1000 --cache table --models models --out dqn.csv
   rephyre eval --agent dqn --setup ball_within_template --cache table --models models --out dqn.csv --checkpoint dqn.ckpt --resume
 
-The agents rank one fixed set of --actions random actions per tier (the paper: 10,000), sampled
-like the original's set (balls inside the scene and apart; only occlusion makes an action invalid
-on a task). The status of every (task, action) pair of the tier is computed once (parallel,
-resumable with --cache) and shared by every agent, setup and fold. DQN and DQN-O train per fold
-on that table's rows of the tasks they learn from (--learn-from; `--dqn-profile cpu`: minutes per
-fold on 2 cores; `paper`: the paper's network and 100,000 updates); `--agent all` is the four
-untrained baselines. With --checkpoint FILE every finished (agent, setup, fold) is saved as it
-finishes (the outcome table has --cache, DQN models --models); --resume runs only the ones FILE
-lacks (a file of another action set, seed, split, --learn-from or task set is refused), giving
-one uninterrupted run's outputs but for the restored rows' seconds. --shard K/N computes part of
-the outcome tables only (--cache FILE is its checkpoint); `rephyre merge PARTS --out CACHE`
-makes the cache that `eval --cache CACHE` evaluates from (docs/agents.md, docs/scale-out.md).";
+The agents rank one fixed set of --actions random actions per tier, sampled like the original's;
+the status of every (task, action) pair is computed once (resumable with --cache) and shared by
+every agent, setup and fold; DQN and DQN-O train per fold on it. `--agent all` is the four
+untrained baselines. --checkpoint FILE saves each finished (agent, setup, fold); --resume runs
+only the ones FILE lacks. --shard K/N computes part of the outcome tables only (--cache FILE is
+its checkpoint); `rephyre merge PARTS --out CACHE` makes the cache. More: docs/agents.md.";
 
 pub const COMPARE_EXAMPLES: &str = "\
 EXAMPLES:
@@ -311,14 +305,11 @@ pub struct EvalArgs {
     /// Folds, e.g. 0-9 or 0,3,5.
     #[arg(long, default_value = "0-9")]
     pub folds: String,
-    /// Evaluate on the test or the dev split, or on the training tasks the agents learn from
-    /// (their fit, to set beside the test or dev split's generalization).
+    /// Evaluate on the test or the dev split, or on the training tasks (the agents' fit).
     #[arg(long, value_enum, default_value_t = SplitChoice::Test)]
     pub split: SplitChoice,
-    /// What the trained agents (MEM, MEM-O, DQN, DQN-O) learn from: the fold's training tasks,
-    /// or its training and dev tasks (the original's protocol for the test split; MEM-O's
-    /// online weight is still chosen on the dev tasks with the training tasks alone). Default:
-    /// train-dev for the test split, train otherwise.
+    /// What MEM, MEM-O, DQN and DQN-O learn from: the fold's training tasks, or its training
+    /// and dev tasks (default: train-dev for the test split, as the original; train otherwise).
     #[arg(long, value_enum)]
     pub learn_from: Option<LearnFromChoice>,
     /// Size of the agents' fixed action set per tier (the paper: 10,000).
@@ -327,8 +318,8 @@ pub struct EvalArgs {
     /// Seed of the action set and of RAND's orders.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it. One cache serves
-    /// any --actions of the same --seed: a larger set computes only the columns it lacks.
+    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it (any --actions of
+    /// the same --seed: a larger set computes only the columns it lacks).
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
     /// Per-fold results (CSV); with --shard, the shard's part file.
@@ -344,8 +335,7 @@ pub struct EvalArgs {
     /// Success-curve plot (SVG).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// CSV of every evaluated task: agent, setup, fold, split, task, the attempt that solved
-    /// it (empty when unsolved).
+    /// CSV of every evaluated task: agent, setup, fold, split, task, the attempt that solved it.
     #[arg(long, value_name = "FILE")]
     pub per_task: Option<PathBuf>,
     /// The DQN and DQN-O options (other agents ignore them).
@@ -353,15 +343,12 @@ pub struct EvalArgs {
     pub dqn: DqnArgs,
 }
 
-/// `rephyre eval`'s options for DQN and DQN-O, a group of their own in the help. The tuning
-/// and network-shape options show in `--help-all` only. Levers measured as no gain and off
-/// in both profiles (near misses as negatives, weight decay, mirrored training scenes) are not
-/// options any more: docs/agents.md, "Levers measured as no gain".
+/// `rephyre eval`'s options for DQN and DQN-O, a group of their own in the help; the tuning
+/// and network-shape options show in `--help-all` only (docs/agents.md).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "DQN and DQN-O")]
 pub struct DqnArgs {
-    /// DQN training preset: `cpu` (64×64 observations, a small ResNet, 5,000 updates) or
-    /// `paper` (256×256, ResNet-18, 100,000 updates).
+    /// DQN training preset: `cpu` (64×64, a small ResNet) or `paper` (256×256, ResNet-18).
     #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
     pub dqn_profile: DqnProfileChoice,
     /// DQN updates per fold (default: the profile's).
@@ -370,15 +357,13 @@ pub struct DqnArgs {
     /// DQN examples per update (default: the profile's, 64).
     #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_batch: Option<usize>,
-    /// DQN examples drawn per scene in a batch, a divisor of the batch (default: the
-    /// profile's, 8 or 1); 1 draws every example from anywhere, as the paper did.
+    /// DQN examples per scene in a batch, a divisor of it (default: the profile's, 8 or 1).
     #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_actions_per_scene: Option<usize>,
     /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
     #[arg(long, hide_short_help = true, value_name = "LR", value_parser = parse_learning_rate)]
     pub dqn_lr: Option<f64>,
-    /// DQN-O: updates after each test task (default: the profile's; 0 makes DQN-O rank like
-    /// DQN). A saved model serves any value.
+    /// DQN-O: updates after each test task (default: the profile's; 0: rank like DQN).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub dqn_online_updates: Option<u64>,
     /// DQN-O: learning rate of those updates (default: the profile's).
@@ -388,7 +373,6 @@ pub struct DqnArgs {
     #[arg(long, default_value_t = 0)]
     pub dqn_seed: u64,
     /// DQN observation side in pixels, a divisor of 256 (default: the profile's, 64 or 256).
-    /// A network shape other than the profile's names its model files after it.
     #[arg(long, hide_short_help = true, value_name = "PIXELS")]
     pub dqn_obs_size: Option<usize>,
     /// Kernel of the DQN's stride-2 stem convolution, odd (default: the profile's, 3 or 7).
@@ -397,8 +381,7 @@ pub struct DqnArgs {
     /// A 3×3 stride-2 max pool after the DQN's stem (default: the profile's).
     #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_stem_pool: Option<bool>,
-    /// Channels of the DQN's stem and stages, comma-separated (default: the profile's,
-    /// 8,16,32,64 or 64,128,256,512).
+    /// Channels of the DQN's stem and stages, comma-separated (default: the profile's).
     #[arg(
         long,
         hide_short_help = true,
@@ -409,32 +392,26 @@ pub struct DqnArgs {
     /// Residual blocks in each of the DQN's stages, 1 to 8 (default: the profile's, 1 or 2).
     #[arg(long, hide_short_help = true, value_name = "N")]
     pub dqn_blocks: Option<usize>,
-    /// Two coordinate planes (each pixel's x and y) beside the DQN's colour planes (default:
-    /// the profile's, true in `cpu`, false in `paper`).
+    /// Two coordinate planes beside the DQN's colour planes (default: the profile's).
     #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_coord_planes: Option<bool>,
-    /// DQN and DQN-O score an action by the mean of the scene's and the mirrored scene's logits
-    /// (default: the profile's). A saved model serves either.
+    /// Score an action by the mean of the scene's and the mirrored scene's logits (default:
+    /// the profile's).
     #[arg(long, hide_short_help = true, value_name = "BOOL")]
     pub dqn_mirror_ranking: Option<bool>,
-    /// DQN and DQN-O are K networks of seeds --dqn-seed, --dqn-seed + 1, … (each trained, saved
-    /// and loaded as its own model), ranking by their mean logit; K times the training.
+    /// K networks of seeds --dqn-seed, --dqn-seed + 1, …, ranking by their mean logit.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub dqn_ensemble: u64,
-    /// DQN and DQN-O train on the statuses of the first N actions of the set, at least
-    /// --actions, which they rank (default: --actions). The original trained on 100,000 per
-    /// task and ranked 1,000 for B cross; the table is computed (and cached) to N columns.
+    /// Train on the statuses of the first N actions of the set, at least --actions (default:
+    /// --actions).
     #[arg(long, value_name = "N")]
     pub dqn_train_actions: Option<usize>,
-    /// Directory of DQN models: a fold's model is loaded from it when there (its training
-    /// configuration must match), else trained and saved in it. A training in progress keeps
-    /// its snapshot there (every minute, `.train` beside the `.model`): run the same command
-    /// again after a kill and it goes on from it, to the same model.
+    /// Directory of DQN models: a fold's model is loaded when there, else trained and saved
+    /// (a killed training goes on from its `.train` snapshot there).
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
-    /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (the default GPU
-    /// through Vulkan; needs a build with `--features gpu`; its results are replicates, not
-    /// bit-identical copies). Other agents ignore it.
+    /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (Vulkan; a build
+    /// with `--features gpu`; replicates, not bit-identical copies).
     #[arg(long, value_enum, default_value_t = DqnDeviceChoice::Cpu)]
     pub dqn_device: DqnDeviceChoice,
 }
