@@ -176,12 +176,10 @@ pub fn play(
     let bytes = match gif {
         None => None,
         Some(scale) => {
-            let circles: Vec<ActionCircle> = (valid.balls().iter())
-                .map(|b| ActionCircle {
-                    x: b.x,
-                    y: b.y,
-                    r: b.r,
-                })
+            let circles: Vec<ActionCircle> = valid
+                .balls()
+                .iter()
+                .map(|&UserBall { x, y, r }| ActionCircle { x, y, r })
                 .collect();
             let images = raster::action_frames(&frames, &circles, scale as usize);
             Some(raster::picture::gif_bytes(&images, GIF_DELAY_CS)?)
@@ -215,4 +213,34 @@ fn run_frames(
         out.push(raster::render(&end.world, &colours));
     }
     Ok((o, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_played_action_its_gif_and_an_invalid_one() {
+        let task = TaskSet::builtin().lookup("00000:000").unwrap();
+        let (report, gif) = play(task, Tier::Ball, &[0.5, 0.5, 0.3], Some(1)).unwrap();
+        assert!(report.reason.is_none() && report.final_hash.is_some());
+        assert!(gif.expect("a GIF").starts_with(b"GIF89a"));
+        assert!(report.text().starts_with("task:             00000:000\n"));
+        let (bad, none) = play(task, Tier::Ball, &[0.01, 0.01, 0.9], Some(1)).unwrap();
+        assert_eq!((bad.status, none), ("INVALID", None));
+        assert!(bad.text().contains("status:           INVALID ("));
+    }
+
+    #[test]
+    fn pictures_and_sheets() {
+        let set = TaskSet::builtin();
+        let task = set.lookup("00000:000").unwrap();
+        assert_eq!(picture(task, &[], 0, true, 1).unwrap().len(), 65_536);
+        assert!(picture(task, &[], 0, false, 2)
+            .unwrap()
+            .starts_with(b"\x89PNG"));
+        let two = sheet(set, Some(Tier::Ball), Some(&[0, 1]), 2, 2).unwrap();
+        assert_eq!(two.scenes, 4);
+        assert!(sheet(set, Some(Tier::TwoBalls), Some(&[0]), 1, 1).is_err());
+    }
 }
