@@ -4,11 +4,6 @@
 use anyhow::{bail, Result};
 use tasks::{Task, TaskSet, Tier};
 
-/// The task with text id `id`.
-pub fn lookup<'a>(set: &'a TaskSet, id: &str) -> Result<&'a Task> {
-    Ok(set.lookup(id)?)
-}
-
 /// Parse a comma-separated action, e.g. `0.5,0.5,0.3`. Every component must be a finite
 /// number (NaN and infinities are refused here, as input errors; range and placement are the
 /// validity rule's business).

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use derive_more::Add;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::ops::Add;
 use std::time::Instant;
 use tasks::rng::stream_of;
@@ -243,6 +244,76 @@ pub fn original_figures(
     }
 }
 
+impl WorkloadReport {
+    /// `bench`'s table: rephyre's figures beside the original's, the steps, the chains and the
+    /// wall-clock throughput, for a run of `actions` actions per task.
+    pub fn text(&self, actions: u32) -> String {
+        let (t, threads, tier) = (&self.totals, self.threads, &self.tier);
+        let ball = Tier::parse(tier) == Some(Tier::Ball);
+        let o = original_figures(if ball { Tier::Ball } else { Tier::TwoBalls });
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "rephyre bench: {} tier, {} tasks × {} random actions = {} calls, {} thread{}",
+            tier,
+            self.tasks,
+            actions,
+            t.calls,
+            threads,
+            if threads == 1 { "" } else { "s" }
+        );
+        let _ = writeln!(
+            out,
+            "{:<40} {:>14}   original (SPEC §9, Python API, 1 thread)",
+            "CPU time per call", "rephyre"
+        );
+        // Each row: the label, rephyre's figure (to so many decimals) and the original's.
+        for (label, value, decimals, original) in [
+            ("calls/s, all", self.calls_per_cpu_s, 0, o.0),
+            ("valid simulations/s", self.valid_sims_per_cpu_s, 0, o.1),
+            ("ms per valid simulation", self.ms_per_valid_sim, 3, o.2),
+            ("ms per invalid call", self.ms_per_invalid_call, 4, o.3),
+        ] {
+            let _ = writeln!(out, "{label:<40} {value:>14.decimals$}   {original}");
+        }
+        let _ = writeln!(
+            out,
+            "{:<40} {:>13.1}%   {} (discrete action space)",
+            "invalid share",
+            100.0 * self.invalid_share,
+            o.4
+        );
+        let solved_note = if ball { "≈ 590" } else { "≈ 755" };
+        for (label, value, note) in [
+            (
+                "steps per valid run, covered",
+                self.steps_covered_per_valid,
+                "≈ 993",
+            ),
+            (
+                "steps per valid run, stepped",
+                self.steps_stepped_per_valid,
+                "(no early exit: = covered)",
+            ),
+            ("steps per solved run", self.solved_run_steps, solved_note),
+        ] {
+            let _ = writeln!(out, "{label:<40} {value:>14.1}   {note}");
+        }
+        let _ = writeln!(out, "solved {} of {} valid runs", t.solved, t.valid);
+        let _ = writeln!(
+            out,
+            "row chain {:016x} (status chain {:016x}; final-hash xor {:016x})",
+            self.row_chain, self.status_chain, t.hash_xor.0
+        );
+        let _ = writeln!(
+            out,
+            "wall {:.2} s, process CPU {:.2} s: {:.0} calls/s, {:.0} valid simulations/s wall-clock",
+            self.wall_s, self.process_cpu_s, self.calls_per_wall_s, self.valid_sims_per_wall_s
+        );
+        out
+    }
+}
+
 /// The random-action workload: `actions` actions per task of `tasks` (drawn like the
 /// original's discrete action set), each call timed; on `threads` workers. Status-only, each
 /// task's actions share its recorded scene as the jobs do (the recording's CPU time counts as
@@ -386,6 +457,51 @@ pub struct ReferenceReport {
     pub hash_xor: u64,
     /// Scenes recorded for runs of consecutive rows of one task (status-only).
     pub shared_scenes: u64,
+}
+
+impl ReferenceReport {
+    /// `bench --reference`'s figures, one line each.
+    pub fn text(&self) -> String {
+        let threads = self.threads;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "rephyre bench --reference {}: {} rows ({} valid, {} solved), {} run, {} thread{}",
+            self.file,
+            self.calls,
+            self.valid,
+            self.solved,
+            self.mode,
+            threads,
+            if threads == 1 { "" } else { "s" }
+        );
+        for (label, value, decimals) in [
+            ("CPU s, all calls", self.cpu_s, 3),
+            ("ms per call", self.ms_per_call, 3),
+            ("ms per valid simulation", self.ms_per_valid_sim, 3),
+            (
+                "steps computed per valid run",
+                self.steps_computed_per_valid,
+                1,
+            ),
+            ("µs per computed step", self.us_per_computed_step, 2),
+        ] {
+            let _ = writeln!(out, "{label:<36} {value:>12.decimals$}");
+        }
+        let _ = writeln!(
+            out,
+            "{:<36} {:>11.2}%",
+            "status agreement with the file",
+            100.0 * self.status_agreement
+        );
+        let _ = writeln!(
+            out,
+            "row chain {:016x} (status chain {:016x}; final-hash xor {:016x})",
+            self.row_chain, self.status_chain, self.hash_xor
+        );
+        let _ = writeln!(out, "wall {:.2} s", self.wall_s);
+        out
+    }
 }
 
 /// Every row of an outcomes-A-format table (`text`, named `file` in the report), in order, each

@@ -20,7 +20,8 @@
 //! - [`shard`]: any of these jobs split into N parts (`--shard K/N`) and the parts merged into
 //!   the single run's report, byte for byte; [`slurm`]: their job arrays on a Slurm cluster.
 //! - [`phyq_levels`]: what the command line shows of Phy-Q levels (summaries, listings, contact
-//!   sheets, pictures, a played level's report and GIF).
+//!   sheets, pictures, a played level's report and GIF); [`phyre_tasks`]: the same of PHYRE
+//!   tasks (pictures, the contact sheet, a simulated action's report and GIF).
 //!
 //! Also here: [`selection`] (which tasks a study covers), [`stats`] (the binomial decision, the
 //! intervals and the Wilcoxon test that compares agents), [`plot`] (the studies' plots as SVG
@@ -36,6 +37,7 @@ pub mod phyq;
 pub mod phyq_dqn;
 pub mod phyq_levels;
 pub mod phyq_witness;
+pub mod phyre_tasks;
 pub mod plot;
 pub mod random_curve;
 pub mod runner;

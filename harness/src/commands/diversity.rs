@@ -3,13 +3,15 @@
 //! every template's actions) and writes the part file to `--out` instead.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::DiversityArgs;
+use crate::cli::{parse_tier, SampledStudyArgs};
 use crate::context::Ctx;
 use anyhow::Result;
+use clap::Args;
 use std::path::{Path, PathBuf};
 use studies::diversity::{Params, Report};
 use studies::files::write_atomic;
 use studies::shard::read_parts;
+use tasks::Tier;
 
 pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
     let (cfg, tasks) = super::sampled_study::open(ctx, &a.study, a.tier)?;
@@ -18,7 +20,7 @@ pub fn run(ctx: &Ctx, a: DiversityArgs) -> Result<()> {
         seed: a.study.sample.seed,
         samples: a.samples,
     };
-    if let Some(shard) = a.study.ckpt.shard {
+    if let Some(shard) = a.study.ckpt.part.shard {
         let part = studies::diversity::run_shard(tasks, params, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, &a.study.out);
     }
@@ -55,4 +57,27 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::diversity::SLURM, 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::diversity::merge(ctx.task_set()?, read_parts(parts)?)?;
     write_report(&report, o.out, o.plot)
+}
+
+const DIVERSITY_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre diversity --tier ball --out diversity.csv --plot diversity.svg
+  rephyre diversity --tier ball --templates 00000-00002 --samples 10000 --out d.csv
+  rephyre diversity --tier ball --samples 100000 --out d.csv --checkpoint d.ckpt --resume
+
+Every sampled action is tried on every task of each template; the CSV counts, per template, how
+many actions solve exactly k of its tasks (k = 0 ... number of tasks). The same actions are used
+for every template.";
+
+#[derive(Debug, Args)]
+#[command(after_help = DIVERSITY_EXAMPLES)]
+pub struct DiversityArgs {
+    /// Action tier; also selects the default templates.
+    #[arg(long, value_parser = parse_tier)]
+    pub tier: Tier,
+    /// Random actions to sample.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub samples: u64,
+    #[command(flatten)]
+    pub study: SampledStudyArgs,
 }

@@ -3,13 +3,11 @@
 //! one-sided Wilcoxon test of two such files.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{
-    AgentChoice, CompareArgs, DqnArgs, DqnDeviceChoice, DqnProfileChoice, EvalArgs,
-    LearnFromChoice, SplitChoice,
-};
+use crate::cli::{ResumeArgs, ShardArgs};
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::sync::Arc;
 use studies::evaluation::dqn::{DqnParams, TrainOverrides};
@@ -103,8 +101,8 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         actions: a.actions,
         seed: a.seed,
         cache: a.cache.clone(),
-        checkpoint: a.checkpoint.clone(),
-        resume: a.resume,
+        checkpoint: a.save.checkpoint.clone(),
+        resume: a.save.resume,
         dqn: Some(dqn_params(&a.dqn, ctx.progress)),
     };
     if let Some(dir) = &a.dqn.models {
@@ -123,12 +121,12 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         })
         .map_err(|e| anyhow::anyhow!("--dqn-device: {e}"))?;
     }
-    if let Some(shard) = a.shard {
+    if let Some(shard) = a.part.shard {
         return table_shard(ctx, &a, &params, shard);
     }
     for p in [
         Some(a.out.as_path()),
-        a.checkpoint.as_deref(),
+        a.save.checkpoint.as_deref(),
         a.table.as_deref(),
         a.plot.as_deref(),
         a.per_task.as_deref(),
@@ -139,7 +137,7 @@ pub fn run(ctx: &Ctx, a: EvalArgs) -> Result<()> {
         check_writable(p)?;
     }
     let report = studies::evaluation::run(set, &params, &ctx.run_config_plain())?;
-    if let (Some(path), 1..) = (&a.checkpoint, report.restored) {
+    if let (Some(path), 1..) = (&a.save.checkpoint, report.restored) {
         eprintln!(
             "resumed: {} of the {} (agent, setup, fold) results taken from {}",
             report.restored,
@@ -185,7 +183,7 @@ fn table_shard(ctx: &Ctx, a: &EvalArgs, params: &Params, shard: Shard) -> Result
         ("--plot", a.plot.is_some()),
         ("--per-task", a.per_task.is_some()),
     ])?;
-    if a.checkpoint.is_some() {
+    if a.save.checkpoint.is_some() {
         bail!("--checkpoint saves the agents' results; a --shard run computes only outcome tables (its checkpoint is --cache)");
     }
     check_writable(&a.out)?;
@@ -260,4 +258,247 @@ fn merge_tables(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
         o.out.display()
     );
     Ok(())
+}
+
+pub const EVAL_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre eval --agent all --setup all --folds 0-9 --actions 200 --cache table --out results.csv --table table.md --plot curves.svg
+  rephyre eval --agent mem --setup ball_cross_template --folds 0-9 --out mem.csv
+  rephyre eval --agent memo --setup ball_cross_template --folds 0 --split dev --out memo-dev.csv
+  rephyre eval --agent dqn --setup ball_cross_template --folds 0-9 --actions 1000 --cache table --models models --out dqn.csv
+  rephyre eval --agent dqn --setup ball_within_template --cache table --models models --out dqn.csv --checkpoint dqn.ckpt --resume
+
+The agents rank one fixed set of --actions random actions per tier, sampled like the original's;
+the status of every (task, action) pair is computed once (resumable with --cache) and shared by
+every agent, setup and fold; DQN and DQN-O train per fold on it. `--agent all` is the four
+untrained baselines. --checkpoint FILE saves each finished (agent, setup, fold); --resume runs
+only the ones FILE lacks. --shard K/N computes part of the outcome tables only (--cache FILE is
+its checkpoint); `rephyre merge PARTS --out CACHE` makes the cache. More: docs/agents.md.";
+
+pub const COMPARE_EXAMPLES: &str = "\
+EXAMPLES:
+  rephyre eval --agent memo --setup ball_cross_template --out memo.csv
+  rephyre eval --agent mem --setup ball_cross_template --out mem.csv
+  rephyre compare memo.csv mem.csv
+  rephyre compare memo.csv mem.csv --setup ball_cross_template
+
+Pairs folds by (setup, fold); scipy's wilcoxon(zero_method='wilcox', correction=False,
+alternative='greater') on the per-fold AUCCESS; significant when p < 0.01.";
+
+/// Arguments of `rephyre eval`. `-h`/`--help` shows the common options; `--help-all` adds the
+/// DQN's tuning and network-shape options.
+#[derive(Debug, Args)]
+#[command(disable_help_flag = true)]
+pub struct EvalArgs {
+    /// Print help (the common options; --help-all for every one).
+    #[arg(short, long, action = clap::ArgAction::HelpShort)]
+    pub help: Option<bool>,
+    /// Print help with every option, the DQN's tuning and network shape included.
+    #[arg(long, action = clap::ArgAction::HelpLong)]
+    pub help_all: Option<bool>,
+    /// The agent to evaluate, or all of them.
+    #[arg(long, value_enum, default_value_t = AgentChoice::All)]
+    pub agent: AgentChoice,
+    /// The evaluation setup, or all four.
+    #[arg(long, value_enum, default_value_t = SetupChoice::All)]
+    pub setup: SetupChoice,
+    /// Folds, e.g. 0-9 or 0,3,5.
+    #[arg(long, default_value = "0-9")]
+    pub folds: String,
+    /// Evaluate on the test or the dev split, or on the training tasks (the agents' fit).
+    #[arg(long, value_enum, default_value_t = SplitChoice::Test)]
+    pub split: SplitChoice,
+    /// What MEM, MEM-O, DQN and DQN-O learn from: the fold's training tasks, or its training
+    /// and dev tasks (default: train-dev for the test split, as the original; train otherwise).
+    #[arg(long, value_enum)]
+    pub learn_from: Option<LearnFromChoice>,
+    /// Size of the agents' fixed action set per tier (the paper: 10,000).
+    #[arg(long, default_value_t = 10_000)]
+    pub actions: usize,
+    /// Seed of the action set and of RAND's orders.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Checkpoint the outcome table to FILE.<tier>.ckpt and resume from it (any --actions of
+    /// the same --seed: a larger set computes only the columns it lacks).
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Per-fold results (CSV); with --shard, the shard's part file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub save: ResumeArgs,
+    #[command(flatten)]
+    pub part: ShardArgs,
+    /// Markdown table shaped like the paper's Table 1.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Success-curve plot (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// CSV of every evaluated task: agent, setup, fold, split, task, the attempt that solved it.
+    #[arg(long, value_name = "FILE")]
+    pub per_task: Option<PathBuf>,
+    /// The DQN and DQN-O options (other agents ignore them).
+    #[command(flatten)]
+    pub dqn: DqnArgs,
+}
+
+/// `rephyre eval`'s options for DQN and DQN-O, a group of their own in the help; the tuning
+/// and network-shape options show in `--help-all` only (docs/agents.md).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "DQN and DQN-O")]
+pub struct DqnArgs {
+    /// DQN training preset: `cpu` (64×64, a small ResNet) or `paper` (256×256, ResNet-18).
+    #[arg(long, value_enum, default_value_t = DqnProfileChoice::Cpu)]
+    pub dqn_profile: DqnProfileChoice,
+    /// DQN updates per fold (default: the profile's).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub dqn_updates: Option<u64>,
+    /// DQN examples per update (default: the profile's, 64).
+    #[arg(long, hide_short_help = true, value_name = "N")]
+    pub dqn_batch: Option<usize>,
+    /// DQN examples per scene in a batch, a divisor of it (default: the profile's, 8 or 1).
+    #[arg(long, hide_short_help = true, value_name = "N")]
+    pub dqn_actions_per_scene: Option<usize>,
+    /// DQN peak learning rate of the cosine schedule (default: the profile's, 1e-2 or 3e-4).
+    #[arg(long, hide_short_help = true, value_name = "LR", value_parser = parse_learning_rate)]
+    pub dqn_lr: Option<f64>,
+    /// DQN-O: updates after each test task (default: the profile's; 0: rank like DQN).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub dqn_online_updates: Option<u64>,
+    /// DQN-O: learning rate of those updates (default: the profile's).
+    #[arg(long, hide_short_help = true, value_name = "LR", value_parser = parse_learning_rate)]
+    pub dqn_online_lr: Option<f64>,
+    /// Seed of the DQN's weights and batches.
+    #[arg(long, default_value_t = 0)]
+    pub dqn_seed: u64,
+    /// DQN observation side in pixels, a divisor of 256 (default: the profile's, 64 or 256).
+    #[arg(long, hide_short_help = true, value_name = "PIXELS")]
+    pub dqn_obs_size: Option<usize>,
+    /// Kernel of the DQN's stride-2 stem convolution, odd (default: the profile's, 3 or 7).
+    #[arg(long, hide_short_help = true, value_name = "K")]
+    pub dqn_stem_kernel: Option<usize>,
+    /// A 3×3 stride-2 max pool after the DQN's stem (default: the profile's).
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
+    pub dqn_stem_pool: Option<bool>,
+    /// Channels of the DQN's stem and stages, comma-separated (default: the profile's).
+    #[arg(
+        long,
+        hide_short_help = true,
+        value_name = "C,C,…",
+        value_delimiter = ','
+    )]
+    pub dqn_widths: Option<Vec<usize>>,
+    /// Residual blocks in each of the DQN's stages, 1 to 8 (default: the profile's, 1 or 2).
+    #[arg(long, hide_short_help = true, value_name = "N")]
+    pub dqn_blocks: Option<usize>,
+    /// Two coordinate planes beside the DQN's colour planes (default: the profile's).
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
+    pub dqn_coord_planes: Option<bool>,
+    /// Score an action by the mean of the scene's and the mirrored scene's logits (default:
+    /// the profile's).
+    #[arg(long, hide_short_help = true, value_name = "BOOL")]
+    pub dqn_mirror_ranking: Option<bool>,
+    /// K networks of seeds --dqn-seed, --dqn-seed + 1, …, ranking by their mean logit.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub dqn_ensemble: u64,
+    /// Train on the statuses of the first N actions of the set, at least --actions (default:
+    /// --actions).
+    #[arg(long, value_name = "N")]
+    pub dqn_train_actions: Option<usize>,
+    /// Directory of DQN models: a fold's model is loaded when there, else trained and saved
+    /// (a killed training goes on from its `.train` snapshot there).
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+    /// Where DQN and DQN-O train and rank: `cpu` (bit-reproducible) or `gpu` (Vulkan; a build
+    /// with `--features gpu`; replicates, not bit-identical copies).
+    #[arg(long, value_enum, default_value_t = DqnDeviceChoice::Cpu)]
+    pub dqn_device: DqnDeviceChoice,
+}
+
+/// `eval --dqn-device`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DqnDeviceChoice {
+    Cpu,
+    Gpu,
+}
+
+/// `eval --dqn-profile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DqnProfileChoice {
+    Cpu,
+    Paper,
+}
+
+/// Arguments of `rephyre compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Results of agent A (from `rephyre eval`).
+    pub a: PathBuf,
+    /// Results of agent B.
+    pub b: PathBuf,
+    /// Only compare the folds of this setup (default: every setup both files hold).
+    #[arg(long, value_enum)]
+    pub setup: Option<SetupChoice>,
+}
+
+/// `eval --agent`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AgentChoice {
+    Rand,
+    Mem,
+    Memo,
+    Optimal,
+    Dqn,
+    #[value(name = "dqn-o")]
+    DqnO,
+    All,
+}
+
+/// `eval --setup`, `compare --setup`: PHYRE's setup names, or all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum SetupChoice {
+    BallCrossTemplate,
+    BallWithinTemplate,
+    TwoBallsCrossTemplate,
+    TwoBallsWithinTemplate,
+    All,
+}
+
+impl SetupChoice {
+    /// The setups chosen.
+    pub fn setups(self) -> Vec<tasks::Setup> {
+        use tasks::Setup;
+        match self {
+            SetupChoice::BallCrossTemplate => vec![Setup::BallCrossTemplate],
+            SetupChoice::BallWithinTemplate => vec![Setup::BallWithinTemplate],
+            SetupChoice::TwoBallsCrossTemplate => vec![Setup::TwoBallsCrossTemplate],
+            SetupChoice::TwoBallsWithinTemplate => vec![Setup::TwoBallsWithinTemplate],
+            SetupChoice::All => Setup::ALL.to_vec(),
+        }
+    }
+}
+
+/// `eval --split`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SplitChoice {
+    Test,
+    Dev,
+    Train,
+}
+
+/// `eval --learn-from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LearnFromChoice {
+    Train,
+    TrainDev,
+}
+
+/// A learning rate: a finite number in (0, 1].
+pub fn parse_learning_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(lr) if lr > 0.0 && lr <= 1.0 => Ok(lr),
+        _ => Err(format!("must be a number in (0, 1], got {s:?}")),
+    }
 }

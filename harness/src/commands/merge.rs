@@ -5,6 +5,7 @@
 
 use super::sharded::{by_part_command, check_outputs as check_study_outputs};
 use super::sharded_study::MergeOutputs;
+use crate::cli::JsonArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};
@@ -36,7 +37,7 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
         out: &a.out,
         summary: a.summary.as_deref(),
         plot: a.plot.as_deref(),
-        json: a.json,
+        json: a.print.json,
     };
     check_study_outputs(study.study, &outputs)?;
     (study.merge)(ctx, &a.parts, &outputs)
@@ -48,7 +49,7 @@ fn eval_checkpoints(a: &MergeArgs) -> Result<()> {
     for (given, name) in [
         (a.summary.is_some(), "--summary"),
         (a.plot.is_some(), "--plot"),
-        (a.json, "--json"),
+        (a.print.json, "--json"),
     ] {
         if given {
             bail!("{name}: eval checkpoints merge into one checkpoint (--out); `rephyre eval --checkpoint OUT --resume` writes the report");
@@ -98,7 +99,6 @@ pub struct MergeArgs {
     /// SVG plot (diversity, random-curve, phyq-eval).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print the summary as one JSON object (parity, phyq-eval).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub print: JsonArgs,
 }

@@ -2,7 +2,7 @@
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::CheckpointArgs;
+use crate::cli::{CheckpointArgs, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};
@@ -26,8 +26,8 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
         random_per_task: a.random_per_task,
         random_per_task_2b: a.random_per_task_2b.unwrap_or(a.random_per_task),
     };
-    if let Some(shard) = a.ckpt.shard {
-        if a.json {
+    if let Some(shard) = a.ckpt.part.shard {
+        if a.print.json {
             bail!("--json is printed by `rephyre merge --json`, not by a --shard run");
         }
         let out = a
@@ -38,7 +38,7 @@ pub fn run(ctx: &Ctx, a: ParityArgs) -> Result<()> {
         return super::shard_part::write_shard_part(shard, &part, out);
     }
     let report = studies::parity::run(set, &source.read()?, params, &cfg)?;
-    write_report(&report, a.out.as_deref(), a.json)
+    write_report(&report, a.out.as_deref(), a.print.json)
 }
 
 /// Write the Markdown report (if asked) and print the summary, as JSON or as a table: the end of
@@ -47,37 +47,11 @@ pub fn write_report(report: &ParityReport, out: Option<&Path>, json: bool) -> Re
     if let Some(o) = out {
         write_atomic(o, report.to_markdown().as_bytes())?;
     }
-    let s = report.summary();
     if json {
-        println!("{}", serde_json::to_string(&s)?);
-        return Ok(());
+        println!("{}", serde_json::to_string(&report.summary())?);
+    } else {
+        print!("{}", report.summary_text());
     }
-    println!("rows                         {}", s.rows);
-    println!("validity agreement           {:.4}", s.validity_agreement);
-    println!(
-        "status agreement (random)    {:.4}",
-        s.status_agreement_random
-    );
-    println!(
-        "stable solution recall       {:.4}",
-        s.stable_solution_recall
-    );
-    println!(
-        "unstable solution recall     {:.4}",
-        s.unstable_solution_recall
-    );
-    println!(
-        "templates within x/÷1.5      {} of {} ({} beyond noise, {} outside beyond noise)",
-        s.templates_within_1_5x,
-        s.templates,
-        s.templates_within_1_5x_significant,
-        s.templates_outside_1_5x_significant
-    );
-    println!(
-        "self-solving tasks           {} of {}",
-        s.self_solving_tasks, report.scenes_run
-    );
-    println!("task rate outliers           {}", s.task_rate_outliers);
     Ok(())
 }
 
@@ -106,9 +80,8 @@ pub struct ParityArgs {
     /// Markdown report.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print the summary as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub print: JsonArgs,
     /// Random actions per task for rephyre's own per-template solve and invalid rates.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub random_per_task: u32,

@@ -20,7 +20,7 @@ pub fn render(a: &RenderArgs, entry: Entry) -> Result<()> {
         bail!("--tier is for PHYRE tasks");
     }
     check_writable(&a.out)?;
-    write_atomic(&a.out, &levels::picture(&entry, a.raw, a.scale)?)?;
+    write_atomic(&a.out, &levels::picture(&entry, a.raw, a.picture.scale)?)?;
     let kind = if a.raw { levels::RAW_PICTURE } else { "PNG" };
     println!("{} -> {} ({kind})", entry.id, a.out.display());
     Ok(())
@@ -90,13 +90,13 @@ pub fn simulate(a: &SimulateArgs, entry: Entry) -> Result<()> {
     if let Some(g) = &a.gif {
         check_writable(g)?;
     }
-    let (mut report, gif) = levels::play(&entry, &given, a.gif.as_ref().map(|_| a.scale))?;
+    let (mut report, gif) = levels::play(&entry, &given, a.gif.as_ref().map(|_| a.picture.scale))?;
     if let (Some(path), Some(bytes)) = (&a.gif, gif) {
         write_atomic(path, &bytes)?;
         report.gif = Some(path.display().to_string());
     }
     let mut out = std::io::stdout().lock();
-    if a.json {
+    if a.print.json {
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;
     } else {

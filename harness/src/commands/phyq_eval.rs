@@ -7,7 +7,7 @@
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{CheckpointArgs, Command};
+use crate::cli::{CheckpointArgs, Command, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::Config;
@@ -54,7 +54,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             bail!("--model is for --agent dqn");
         }
     }
-    if params.agent == AgentName::Dqn && a.ckpt.shard.is_some() {
+    if params.agent == AgentName::Dqn && a.ckpt.part.shard.is_some() {
         shard_needs_model(params.setting, a.dqn.model.as_deref())?;
     }
     let mut outputs = Vec::new();
@@ -68,7 +68,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     let entries = entries(ctx)?;
     if params.agent == AgentName::Dqn && !a.dqn.train_only {
         // Before the model is trained or read: a resume of other options is one line.
-        studies::phyq::check_resume(&entries, params, a.ckpt.shard, &cfg)?;
+        studies::phyq::check_resume(&entries, params, a.ckpt.part.shard, &cfg)?;
     }
     // A DQN to train collects with a progress bar of its own.
     let trains =
@@ -84,11 +84,11 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     };
     // clap asks for --out unless --train-only, which has returned above.
     let out = a.out.as_deref().context("--out is needed")?;
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.ckpt.part.shard {
         super::shard_part::no_report_options(&[
             ("--summary", a.summary.is_some()),
             ("--plot", a.plot.is_some()),
-            ("--json", a.json),
+            ("--json", a.print.json),
         ])?;
         let part = studies::phyq::run_shard(&entries, params, agent, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
@@ -101,7 +101,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
             out,
             summary: a.summary.as_deref(),
             plot: a.plot.as_deref(),
-            json: a.json,
+            json: a.print.json,
         },
     )
 }
@@ -177,7 +177,7 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
             out,
             summary: a.summary.as_deref(),
             plot: a.plot.as_deref(),
-            json: a.json,
+            json: a.print.json,
         },
     )
 }
@@ -247,24 +247,16 @@ pub const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
   rephyre phyq-eval --from-record run.csv --agent pig-shooter --setting all --out eval.csv   (an agent's attempts through phyq-server)
 
 Settings: local (tasks 81-100 of every template), broad (every task of the paper's 34 testing
-templates), all (every task given; levels imported without a template). Only test tasks are
-played; the dqn agent first collects experiences on the setting's training tasks (local: tasks
-1-80 of every template; broad: the training templates) with the simulator and trains its network
-on them (deterministic for --dqn-seed on any thread count), unless --model names an existing
-model file; at test time it shoots from the picture alone. With --checkpoint F the collection
-is saved to F.collect as each task finishes and the training to F.train every few seconds;
---resume goes on from them to the same model bytes. --train-only writes the model and stops; a
---shard run of the dqn evaluates the existing --model (train it first), and rephyre merge
-refuses parts of different models. --json prints one last line with pass_rate, per_scenario,
-per_template, paper_agreement (the Pig Shooter per template and the random agent per scenario
-beside the paper's: mean |diff|, Pearson, within 0.15) and, for broad, phyq_score (this
-project's random agent as the zero).";
+templates), all (every task given). The dqn agent first trains on the setting's training tasks
+unless --model names an existing file; --checkpoint F saves its collection (F.collect) and
+training (F.train), --train-only writes the model and stops, and a dqn shard evaluates the
+existing --model. --json's line: pass rates, the agreement with the paper and, for broad, the
+Phy-Q score. More: docs/phyq.md, docs/phyq-dqn.md.";
 
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]
 pub struct PhyqEvalArgs {
-    /// The agent: random, pig-shooter, optimal or dqn (the learned agent, trained on the
-    /// setting's training tasks first, or read from --model).
+    /// The agent: random, pig-shooter, optimal or dqn (trained first, or read from --model).
     #[arg(long, value_parser = parse_agent)]
     pub agent: AgentName,
     /// The generalization setting: local, broad or all.
@@ -279,18 +271,15 @@ pub struct PhyqEvalArgs {
     /// CSV of per-task results; with --shard, the shard's part file.
     #[arg(long, value_name = "FILE", required_unless_present = "train_only")]
     pub out: Option<PathBuf>,
-    /// Markdown report: per scenario beside the paper's humans and agents, per template, the
-    /// Phy-Q score.
+    /// Markdown report: per scenario beside the paper's, per template, the Phy-Q score.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
     /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print the figures as one JSON object on the last line.
-    #[arg(long)]
-    pub json: bool,
-    /// Report the attempts of a `phyq-server --record` file instead of running an agent
-    /// (--agent and --setting say whose they are: the paper's figures it stands beside).
+    #[command(flatten)]
+    pub print: JsonArgs,
+    /// Report the attempts of a `phyq-server --record` file (--agent and --setting: whose).
     #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]
     pub from_record: Option<PathBuf>,
     #[command(flatten)]
@@ -303,8 +292,7 @@ pub struct PhyqEvalArgs {
 /// definitions' (`Config::DEFAULT`, `CollectionOptions::DEFAULT`), shown here, not repeated.
 #[derive(Debug, Args)]
 pub struct PhyqDqnArgs {
-    /// The DQN's model file: read when it exists, else trained on the setting's training tasks
-    /// and written there (without it the model is trained and kept in memory).
+    /// The DQN's model file: read when it exists, else trained and written there.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
     /// Seed of the DQN's initial weights, batches and exploration.
@@ -338,8 +326,7 @@ pub struct PhyqDqnArgs {
     /// Collect on every N-th training task only.
     #[arg(long, value_name = "N", default_value_t = CollectionOptions::DEFAULT.stride)]
     pub dqn_stride: usize,
-    /// Train the DQN, write it to --model and stop (no evaluation; evaluate it afterwards,
-    /// e.g. in shards with --shard K/N --model FILE).
+    /// Train the DQN, write it to --model and stop (no evaluation).
     #[arg(long, requires = "model", conflicts_with_all = ["out", "summary", "plot", "json", "shard", "attempts"])]
     pub train_only: bool,
 }

@@ -15,7 +15,7 @@ pub fn open(
     tier: Tier,
 ) -> Result<(RunConfig, Vec<&'static Task>)> {
     let cfg = ctx.run_config(&a.ckpt)?;
-    if a.ckpt.shard.is_some() {
+    if a.ckpt.part.shard.is_some() {
         super::shard_part::no_report_options(&[("--plot", a.plot.is_some())])?;
     }
     let outputs = [

@@ -1,38 +1,16 @@
-//! `rephyre simulate ID --action …`: one action on one task.
+//! `rephyre simulate ID --action …`: one action on one task ([`studies::phyre_tasks::play`];
+//! a Phy-Q id: [`super::phyq::simulate`]).
 
-use super::render;
-use crate::cli::parse_tier;
+use crate::cli::{parse_tier, JsonArgs, ScaleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use studies::files::{check_writable, write_atomic};
 use taskref::TaskRef;
 use tasks::Tier;
-use tasks::{simulate_observed, validate_action, SimOptions, Status};
-
-/// What `simulate` reports (also its `--json` form).
-#[derive(Debug, Serialize)]
-struct Report {
-    task: String,
-    tier: String,
-    action: Vec<f64>,
-    /// SOLVED, NOT_SOLVED or INVALID.
-    status: &'static str,
-    /// Why the action is invalid.
-    reason: Option<String>,
-    /// Steps the run covers (the solving step, or 1000).
-    steps: Option<u32>,
-    /// Steps actually computed (fewer when everything came to rest early).
-    stepped: Option<u32>,
-    first_touch_step: Option<u32>,
-    solved_step: Option<u32>,
-    /// Engine state hash after the last covered step, hex.
-    final_hash: Option<String>,
-    gif: Option<String>,
-}
 
 pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
     let task = match ctx.resolve(&a.id)? {
@@ -46,90 +24,20 @@ pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
     let tier = a.tier.unwrap_or(task.tier());
     check_action_len(&action, tier)?;
     if let Some(g) = &a.gif {
-        studies::files::check_writable(g)?;
+        check_writable(g)?;
     }
-    let mut report = Report {
-        task: task.id().to_string(),
-        tier: tier.to_string(),
-        action: action.clone(),
-        status: Status::Invalid.name(),
-        reason: None,
-        steps: None,
-        stepped: None,
-        first_touch_step: None,
-        solved_step: None,
-        final_hash: None,
-        gif: None,
-    };
-    match validate_action(task, tier, &action) {
-        Err(why) => report.reason = Some(why.to_string()),
-        Ok(valid) => {
-            let mut frames = Vec::new();
-            let mut colours = Vec::new();
-            let want_gif = a.gif.is_some();
-            if want_gif {
-                colours = task
-                    .build_world(valid.balls())
-                    .context("cannot build the world")?
-                    .colours;
-            }
-            let (o, end) = simulate_observed(task, &valid, SimOptions::default(), |step, world| {
-                if want_gif && raster::is_frame_step(step) {
-                    frames.push(render::observe_world(world, &colours));
-                }
-            })
-            .context("cannot build the world")?;
-            // The final state too, when it is not a frame already.
-            if want_gif && !raster::is_frame_step(o.steps) {
-                frames.push(render::observe_world(&end.world, &colours));
-            }
-            report.status = Status::of_solved(o.solved).name();
-            report.steps = Some(o.steps);
-            report.stepped = Some(o.stepped);
-            report.first_touch_step = o.first_touch_step;
-            report.solved_step = o.solved_step;
-            report.final_hash = Some(format!("{:016x}", o.final_hash));
-            if let Some(g) = &a.gif {
-                let scale = a.scale as usize;
-                render::write_gif(g, &render::gif_frames(&frames, valid.balls(), scale))?;
-                report.gif = Some(g.display().to_string());
-            }
-        }
+    let gif_scale = a.gif.as_ref().map(|_| a.picture.scale);
+    let (mut report, gif) = studies::phyre_tasks::play(task, tier, &action, gif_scale)?;
+    if let (Some(path), Some(bytes)) = (&a.gif, gif) {
+        write_atomic(path, &bytes)?;
+        report.gif = Some(path.display().to_string());
     }
     let mut out = std::io::stdout().lock();
-    if a.json {
+    if a.print.json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;
     } else {
-        let opt = |v: Option<u32>| v.map_or("-".to_string(), |s| s.to_string());
-        writeln!(out, "task:             {}", report.task)?;
-        writeln!(out, "tier:             {}", report.tier)?;
-        writeln!(
-            out,
-            "action:           {}",
-            studies::action_text(&report.action, ",")
-        )?;
-        match &report.reason {
-            Some(r) => writeln!(out, "status:           {} ({r})", report.status)?,
-            None => {
-                writeln!(out, "status:           {}", report.status)?;
-                writeln!(
-                    out,
-                    "steps:            {} covered, {} simulated",
-                    opt(report.steps),
-                    opt(report.stepped)
-                )?;
-                writeln!(out, "first touch step: {}", opt(report.first_touch_step))?;
-                writeln!(out, "solved step:      {}", opt(report.solved_step))?;
-                writeln!(
-                    out,
-                    "final hash:       {}",
-                    report.final_hash.as_deref().unwrap_or("-")
-                )?;
-            }
-        }
-        if let Some(g) = &report.gif {
-            writeln!(out, "gif:              {g}")?;
-        } else if a.gif.is_some() {
+        out.write_all(report.text().as_bytes())?;
+        if report.gif.is_none() && a.gif.is_some() {
             writeln!(out, "gif:              not written (invalid action)")?;
         }
     }
@@ -172,10 +80,8 @@ pub struct SimulateArgs {
     /// step; the action's balls outlined where they started).
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
-    /// Print the outcome as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub picture: ScaleArgs,
+    #[command(flatten)]
+    pub print: JsonArgs,
 }

@@ -4,7 +4,7 @@
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::parse_tier;
-use crate::cli::CheckpointArgs;
+use crate::cli::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use anyhow::Result;
 use clap::Args;
@@ -23,11 +23,11 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
         min_solutions: a.min_solutions,
         max_valid: a.max_valid,
         batch: a.batch,
-        seed: a.seed,
+        seed: a.sample.seed,
     }
     .params()?;
     let cfg = ctx.run_config(&a.ckpt)?;
-    if a.ckpt.shard.is_some() {
+    if a.ckpt.part.shard.is_some() {
         super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
     }
     let tasks = ctx.study_tasks(
@@ -37,10 +37,10 @@ pub fn run(ctx: &Ctx, a: SolvabilityArgs) -> Result<()> {
             a.ckpt.save.checkpoint.as_deref(),
         ],
         params.tier,
-        a.templates.as_deref(),
-        a.tasks_per_template,
+        a.sample.templates.as_deref(),
+        a.sample.tasks_per_template,
     )?;
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.ckpt.part.shard {
         let part = studies::solvability::run_shard(tasks, params, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, &a.out);
     }
@@ -103,12 +103,8 @@ pub struct SolvabilityArgs {
     /// Action tier; also selects the default templates (that tier's tasks).
     #[arg(long, value_parser = parse_tier)]
     pub tier: Tier,
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00010-00012 (default: all of the tier).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
+    #[command(flatten)]
+    pub sample: SampleArgs,
     /// Null solution rate (default 1e-5 for ball, 1e-6 for two_balls).
     #[arg(long)]
     pub p0: Option<f64>,
@@ -128,9 +124,6 @@ pub struct SolvabilityArgs {
     /// Valid actions per batch (the tests are evaluated after each batch).
     #[arg(long, default_value_t = Request::DEFAULT_BATCH)]
     pub batch: u64,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// CSV report (one row per task).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -4,23 +4,21 @@
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
 use crate::cli::parse_tier;
-use crate::cli::CheckpointArgs;
+use crate::cli::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use studies::files::write_atomic;
 use studies::witness::{
-    csv_bytes, parse_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
+    csv_bytes, read_witnesses, retry_tasks, run_shard, search, select_tasks, sibling_witnesses,
     summary_markdown, verify_rows, Job, Params, WitnessState,
 };
 use tasks::Tier;
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let rows = parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?;
+    let rows = read_witnesses(path)?;
     let set = ctx.task_set()?;
     let results = verify_rows(set, &rows, ctx.threads)?;
     let mut failures = Vec::new();
@@ -59,7 +57,7 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     if a.budget == Some(0) {
         bail!("--budget must be positive");
     }
-    if a.ckpt.shard.is_some() {
+    if a.ckpt.part.shard.is_some() {
         super::shard_part::no_report_options(&[("--summary", a.summary.is_some())])?;
     }
     let cfg = ctx.run_config(&a.ckpt)?;
@@ -68,18 +66,12 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     outputs.extend(a.ckpt.save.checkpoint.as_deref());
     check_outputs(outputs)?;
     let set = ctx.task_set()?;
-    let retry_rows = match &a.retry {
-        None => None,
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Some(parse_witnesses(&text).with_context(|| format!("in {}", path.display()))?)
-        }
-    };
+    let retry_rows = a.retry.as_deref().map(read_witnesses).transpose()?;
     let (tasks, kept) = match &retry_rows {
         None => {
-            let templates = a.templates.as_deref().map(parse_templates).transpose()?;
-            let tasks = select_tasks(set, templates.as_deref(), a.tasks_per_template, a.tier)?;
+            let s = &a.sample;
+            let templates = s.templates.as_deref().map(parse_templates).transpose()?;
+            let tasks = select_tasks(set, templates.as_deref(), s.tasks_per_template, a.tier)?;
             let n = tasks.len();
             (tasks, vec![None; n])
         }
@@ -92,10 +84,10 @@ pub fn run(ctx: &Ctx, a: WitnessArgs) -> Result<()> {
     let params = Params {
         tier: a.tier,
         budget: a.budget,
-        seed: a.seed,
+        seed: a.sample.seed,
         no_seeds: a.no_seeds,
     };
-    if let Some(shard) = a.ckpt.shard {
+    if let Some(shard) = a.ckpt.part.shard {
         let retry = a.retry.as_deref();
         let part = run_shard(set, tasks, kept, &siblings, &params, retry, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
@@ -160,21 +152,14 @@ pub struct WitnessArgs {
     /// Action tier (default: each task's own tier).
     #[arg(long, value_parser = parse_tier)]
     pub tier: Option<Tier>,
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00100-00102 (default: every template).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
     /// Most simulations per task (default 4000 for ball actions, 12000 for two_balls).
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
     /// Do not seed the search with the original PHYRE's stored solutions.
     #[arg(long)]
     pub no_seeds: bool,
-    /// Random seed of the search.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub sample: SampleArgs,
     /// CSV of witnesses (one row per task).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

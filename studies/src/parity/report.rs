@@ -343,6 +343,37 @@ impl ParityReport {
         }
     }
 
+    /// The headline figures `rephyre parity` prints, one line each.
+    pub fn summary_text(&self) -> String {
+        let s = self.summary();
+        let mut out = String::new();
+        let _ = writeln!(out, "rows                         {}", s.rows);
+        for (label, value) in [
+            ("validity agreement", s.validity_agreement),
+            ("status agreement (random)", s.status_agreement_random),
+            ("stable solution recall", s.stable_solution_recall),
+            ("unstable solution recall", s.unstable_solution_recall),
+        ] {
+            let _ = writeln!(out, "{label:<28} {value:.4}");
+        }
+        let _ = writeln!(
+            out,
+            "templates within x/÷1.5      {} of {} ({} beyond noise, {} outside beyond noise)",
+            s.templates_within_1_5x,
+            s.templates,
+            s.templates_within_1_5x_significant,
+            s.templates_outside_1_5x_significant
+        );
+        let solving = s.self_solving_tasks;
+        let _ = writeln!(
+            out,
+            "self-solving tasks           {solving} of {}",
+            self.scenes_run
+        );
+        let _ = writeln!(out, "task rate outliers           {}", s.task_rate_outliers);
+        out
+    }
+
     fn count_verdicts(&self, v: RateVerdict) -> u64 {
         self.templates
             .iter()

@@ -414,6 +414,13 @@ pub struct WitnessRow {
     pub state: WitnessState,
 }
 
+/// Read the witness CSV at `path` ([`parse_witnesses`]).
+pub fn read_witnesses(path: &std::path::Path) -> Result<Vec<WitnessRow>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse_witnesses(&text).with_context(|| format!("in {}", path.display()))
+}
+
 /// Read a witness CSV (the columns [`csv_bytes`] writes; the format is
 /// [`tasks::witnesses`]'s).
 pub fn parse_witnesses(text: &str) -> Result<Vec<WitnessRow>> {
