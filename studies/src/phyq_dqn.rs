@@ -726,18 +726,21 @@ mod tests {
         // A training checkpoint of other options is refused, before any collection (the
         // collection's own checkpoint, which would refuse it first, is removed).
         std::fs::remove_file(&collect_path).expect("remove");
+        let refusal = |params: &Params| {
+            run(
+                entries,
+                params,
+                &collect_cfg,
+                Some(&ckpt),
+                &StopAfter(0, Default::default()),
+            )
+            .err()
+            .expect("refused")
+            .to_string()
+        };
         let mut other = p.clone();
         other.config.lr *= 2.0;
-        let e = run(
-            entries,
-            &other,
-            &collect_cfg,
-            Some(&ckpt),
-            &StopAfter(0, Default::default()),
-        )
-        .err()
-        .expect("refused")
-        .to_string();
+        let e = refusal(&other);
         assert!(
             e.contains("run.ckpt.train was written by a different run"),
             "{e}"
@@ -745,16 +748,7 @@ mod tests {
         assert!(!collect_path.exists(), "a refused run collected");
         // A damaged one says so.
         std::fs::write(&train_path, b"rephyre-phyq-dqn-training 1\n{}\n").expect("write");
-        let e = run(
-            entries,
-            &p,
-            &collect_cfg,
-            Some(&ckpt),
-            &StopAfter(0, Default::default()),
-        )
-        .err()
-        .expect("refused")
-        .to_string();
+        let e = refusal(&p);
         assert!(e.contains("is not a Phy-Q DQN training checkpoint"), "{e}");
     }
 
