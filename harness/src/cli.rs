@@ -1,11 +1,12 @@
-//! The command line of `rephyre` (clap derive): the global options, the commands, and the
-//! argument groups several commands share, declared once here and flattened into each command's
-//! arguments, which are beside the command in [`crate::commands`]. Parsing only.
+//! The command line of `rephyre` (clap derive): the global options and the commands, each
+//! command's arguments beside it in [`crate::commands`], the groups several share in
+//! [`crate::args`]; and the grammar `rephyre slurm` checks a study's arguments with. Parsing only.
 
-use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
-use studies::shard::Shard;
-use tasks::Tier;
+use crate::args::{GlobalArgs, SlurmArgs, SLURM_EXAMPLES};
+use crate::commands::sharded::slurm_names;
+use clap::builder::PossibleValuesParser;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::any::Any;
 
 const MAIN_EXAMPLES: &str = "\
 EXAMPLES:
@@ -21,23 +22,8 @@ Exit status: 0 on success, 2 on any error (one line on stderr: `rephyre: error: 
 #[derive(Debug, Parser)]
 #[command(name = "rephyre", version, after_help = MAIN_EXAMPLES)]
 pub struct Cli {
-    /// Use the tasks of FILE instead of the built-in ones: PHYRE tasks (rephyre's task format,
-    /// made by `rephyre tasks import`) or a Phy-Q level set (made by `rephyre tasks
-    /// import-levels`), told apart by their content.
-    #[arg(long, global = true, value_name = "FILE")]
-    pub tasks: Option<PathBuf>,
-
-    /// Worker threads (default: one per core). Results do not depend on it.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub threads: Option<u32>,
-
-    /// Show a progress bar on stderr (default: only when stderr is a terminal).
-    #[arg(long, global = true)]
-    pub progress: bool,
-
-    /// Never show a progress bar.
-    #[arg(long, global = true, conflicts_with = "progress")]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub global: GlobalArgs,
 
     #[command(subcommand)]
     pub command: Command,
@@ -88,8 +74,8 @@ pub enum Command {
     Merge(crate::commands::merge::MergeArgs),
     /// Run a study sharded on a Slurm cluster: submit a job array of its shards and a merge job
     /// that runs after them.
-    #[command(after_help = crate::commands::slurm::SLURM_EXAMPLES)]
-    Slurm(crate::commands::slurm::SlurmArgs),
+    #[command(after_help = SLURM_EXAMPLES)]
+    Slurm(SlurmArgs),
     /// Serve the web player: every built-in task, and the levels of a `--tasks` level set,
     /// playable in a browser, with the command line's bits.
     #[command(after_help = crate::commands::serve::SERVE_EXAMPLES)]
@@ -100,91 +86,49 @@ pub enum Command {
     PhyqServer(crate::commands::phyq_server::PhyqServerArgs),
 }
 
-/// `--checkpoint FILE` and `--resume`: every resumable run's.
-#[derive(Debug, Args)]
-pub struct ResumeArgs {
-    /// Save progress to FILE as the run goes.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// Continue from --checkpoint (a missing checkpoint file starts afresh).
-    #[arg(long, requires = "checkpoint")]
-    pub resume: bool,
+impl Command {
+    /// The command's own arguments, for code that knows one command's type only (a sharded
+    /// study's check of its shards' arguments).
+    pub fn args(&self) -> &dyn Any {
+        match self {
+            Command::Tasks(a) => a,
+            Command::Simulate(a) => a,
+            Command::Render(a) => a,
+            Command::Solvability(a) => a,
+            Command::Diversity(a) => a,
+            Command::RandomCurve(a) => a,
+            Command::Bench(a) => a,
+            Command::Parity(a) => a,
+            Command::Eval(a) => a.as_ref(),
+            Command::Compare(a) => a,
+            Command::Audit(a) => a,
+            Command::Witness(a) => a,
+            Command::PhyqWitness(a) => a,
+            Command::PhyqEval(a) => a,
+            Command::Merge(a) => a,
+            Command::Slurm(a) => a,
+            Command::Serve(a) => a,
+            Command::PhyqServer(a) => a,
+        }
+    }
 }
 
-/// Checkpoint and shard options shared by the long-running commands.
-#[derive(Debug, Args)]
-pub struct CheckpointArgs {
-    #[command(flatten)]
-    pub save: ResumeArgs,
-    /// Seconds between checkpoints.
-    #[arg(long, hide = true, default_value_t = 10.0)]
-    pub checkpoint_secs: f64,
-    #[command(flatten)]
-    pub part: ShardArgs,
+/// The command line's grammar: `Cli`'s, with the names `rephyre slurm` takes from the sharded
+/// studies' list (so that list is the only place that names them).
+pub fn cli_command() -> clap::Command {
+    Cli::command().mut_subcommand("slurm", |slurm| {
+        slurm.mut_arg("study", |a| {
+            a.value_parser(PossibleValuesParser::new(slurm_names()))
+        })
+    })
 }
 
-/// `--shard K/N`: every sharded study's (eval: its outcome tables only, not the agents).
-#[derive(Debug, Args)]
-pub struct ShardArgs {
-    /// Run only part K of N of the job (1 <= K <= N; e.g. a Slurm array task's
-    /// $SLURM_ARRAY_TASK_ID/N) and write that part's result to --out; `rephyre merge` combines
-    /// the N parts into the single run's report. The split does not depend on the machine.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    pub shard: Option<Shard>,
-}
-
-/// `--scale N`: the size of the pictures simulate, render and tasks show draw.
-#[derive(Debug, Args)]
-pub struct ScaleArgs {
-    /// Picture scale: each observation pixel becomes N×N pixels (1 to 8).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
-}
-
-/// `--json`: the command's result as one JSON object on stdout (its last line).
-#[derive(Debug, Args)]
-pub struct JsonArgs {
-    /// Print the result as one JSON object (the last line of the output).
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Parse `--shard K/N` for clap.
-pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    Shard::parse(s).map_err(|e| e.to_string())
-}
-
-/// The tasks a study runs on (some or all of the tier's templates) and its seed: solvability's,
-/// witness's and the sampling studies'.
-#[derive(Debug, Args)]
-pub struct SampleArgs {
-    /// Templates, e.g. 00000,00001 or ranges 0-4,00010-00012 (default: every one of --tier).
-    #[arg(long, value_name = "LIST")]
-    pub templates: Option<String>,
-    /// Only the first N tasks (by id) of each template.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub tasks_per_template: Option<u32>,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-}
-
-/// What a sampling study (diversity, random-curve) runs on, writes and checkpoints.
-#[derive(Debug, Args)]
-pub struct SampledStudyArgs {
-    #[command(flatten)]
-    pub sample: SampleArgs,
-    /// CSV report (diversity: the histograms; random-curve: the curve).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// SVG plot of the report.
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
-    #[command(flatten)]
-    pub ckpt: CheckpointArgs,
-}
-
-/// Parse a tier name for clap.
-pub fn parse_tier(s: &str) -> Result<Tier, String> {
-    Tier::parse(s).ok_or_else(|| format!("unknown tier {s:?} (expected ball or two_balls)"))
+/// Parse a command line with [`cli_command`]'s grammar.
+pub fn parse_cli<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = cli_command().try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }

@@ -2,7 +2,7 @@
 //! ones, and the task an id names in them, through the `taskref` crate), the thread count,
 //! progress and the runner configuration these ask for.
 
-use crate::cli::{CheckpointArgs, Cli, ResumeArgs};
+use crate::args::{CheckpointArgs, GlobalArgs, ResumeArgs};
 use crate::parse::{check_outputs, select_tasks};
 use anyhow::{bail, Result};
 use phyq::levelset::Entry;
@@ -26,15 +26,15 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn from_cli(cli: &Cli) -> Ctx {
-        let progress = if cli.quiet {
+    pub fn new(global: &GlobalArgs) -> Ctx {
+        let progress = if global.quiet {
             false
         } else {
-            cli.progress || std::io::stderr().is_terminal()
+            global.progress || std::io::stderr().is_terminal()
         };
         Ctx {
-            tasks_file: cli.tasks.clone(),
-            threads: cli.threads.map(|t| t as usize),
+            tasks_file: global.tasks.clone(),
+            threads: global.threads.map(|t| t as usize),
             progress,
             loaded: OnceLock::new(),
         }

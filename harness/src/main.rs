@@ -14,11 +14,11 @@ fn main() -> ExitCode {
             one_line(&info.to_string())
         );
     }));
-    let cli = match harness::commands::sharded::parse_cli(std::env::args_os()) {
+    let cli = match harness::cli::parse_cli(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
     };
-    match harness::commands::run(cli) {
+    match harness::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         // `rephyre tasks list | head`: the reader went away; that is not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

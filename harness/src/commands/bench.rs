@@ -3,7 +3,7 @@
 //! their JSON form. Both print the row chain of every call ([`studies::bench::row_chain`]), the
 //! check that a speed change kept every bit.
 
-use crate::cli::{parse_tier, JsonArgs};
+use crate::args::{parse_tier, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::select_tasks;
 use anyhow::{Context, Result};

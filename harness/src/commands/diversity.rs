@@ -3,7 +3,7 @@
 //! every template's actions) and writes the part file to `--out` instead.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{parse_tier, SampledStudyArgs};
+use crate::args::{parse_tier, SampledStudyArgs};
 use crate::context::Ctx;
 use anyhow::Result;
 use clap::Args;

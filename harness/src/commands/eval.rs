@@ -3,7 +3,7 @@
 //! one-sided Wilcoxon test of two such files.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{ResumeArgs, ShardArgs};
+use crate::args::{ResumeArgs, ShardArgs};
 use crate::context::Ctx;
 use agents::dqn::{NoProgress, Profile};
 use anyhow::{bail, Context, Result};

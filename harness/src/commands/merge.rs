@@ -5,7 +5,7 @@
 
 use super::sharded::{by_part_command, check_outputs as check_study_outputs};
 use super::sharded_study::MergeOutputs;
-use crate::cli::JsonArgs;
+use crate::args::JsonArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};

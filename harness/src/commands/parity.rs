@@ -2,7 +2,7 @@
 //! writes the Markdown report and prints the one-line JSON summary or the headline table.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{CheckpointArgs, JsonArgs};
+use crate::args::{CheckpointArgs, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};

@@ -7,7 +7,7 @@
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{CheckpointArgs, Command, JsonArgs};
+use crate::args::{CheckpointArgs, JsonArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::Config;
@@ -218,8 +218,8 @@ pub const SHARDED: ShardedStudy = ShardedStudy {
 
 /// The shards of a dqn evaluation evaluate one trained model, which must exist (each shard
 /// training its own would train the same model N times) and is made absolute in the scripts.
-fn shards_read(command: &Command) -> Result<bool> {
-    let Command::PhyqEval(p) = command else {
+fn shards_read(args: &dyn std::any::Any) -> Result<bool> {
+    let Some(p) = args.downcast_ref::<PhyqEvalArgs>() else {
         return Ok(false);
     };
     if p.agent != AgentName::Dqn {

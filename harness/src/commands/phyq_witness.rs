@@ -2,7 +2,7 @@
 //! `--tasks F`, on the levels of a level set, writing the witness CSV and the per-template
 //! summary; `--verify` re-checks such a file.
 
-use crate::cli::ResumeArgs;
+use crate::args::ResumeArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Context, Result};

@@ -2,7 +2,7 @@
 //! and the plot and prints the last point and the AUCCESS.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::{parse_tier, SampledStudyArgs};
+use crate::args::{parse_tier, SampledStudyArgs};
 use crate::context::Ctx;
 use anyhow::Result;
 use clap::Args;

@@ -1,13 +1,15 @@
 //! `rephyre render ID [--action …] [--step N] --out FILE [--raw]`: the picture
-//! [`studies::phyre_tasks::picture`] makes (a Phy-Q id: [`super::phyq::render`]).
+//! [`studies::phyre_tasks::picture`] makes (a Phy-Q id: its initial state, [`studies::phyq_levels::picture`]).
 
-use crate::cli::{parse_tier, ScaleArgs};
+use crate::args::{parse_tier, ScaleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
 use anyhow::{bail, Result};
 use clap::Args;
+use phyq::levelset::Entry;
 use std::path::PathBuf;
-use studies::files::write_atomic;
+use studies::files::{check_writable, write_atomic};
+use studies::phyq_levels as levels;
 use studies::phyre_tasks::{picture, RAW_OBSERVATION};
 use taskref::TaskRef;
 use tasks::Tier;
@@ -15,7 +17,7 @@ use tasks::{validate_action, UserBall};
 
 pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
     let task = match ctx.resolve(&a.id)? {
-        TaskRef::Phyq(entry) => return super::phyq::render(&a, *entry),
+        TaskRef::Phyq(entry) => return render_phyq(&a, *entry),
         TaskRef::Phyre(task) => task,
     };
     let action = a.action.as_deref().map(parse_action).transpose()?;
@@ -82,4 +84,19 @@ pub struct RenderArgs {
     /// Output file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+}
+
+/// `render ID` for a Phy-Q id: the initial state's picture (PNG, or `--raw` codes).
+fn render_phyq(a: &RenderArgs, entry: Entry) -> Result<()> {
+    if a.action.is_some() || a.step != 0 {
+        bail!("--action and --step are for PHYRE tasks (a Phy-Q run: simulate ID --shots … --gif FILE)");
+    }
+    if a.tier.is_some() {
+        bail!("--tier is for PHYRE tasks");
+    }
+    check_writable(&a.out)?;
+    write_atomic(&a.out, &levels::picture(&entry, a.raw, a.picture.scale)?)?;
+    let kind = if a.raw { levels::RAW_PICTURE } else { "PNG" };
+    println!("{} -> {} ({kind})", entry.id, a.out.display());
+    Ok(())
 }

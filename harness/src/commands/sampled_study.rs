@@ -1,7 +1,7 @@
 //! The opening the sampling studies' commands share (`diversity`, `random-curve`): their options
 //! are one group, [`SampledStudyArgs`], read here once.
 
-use crate::cli::SampledStudyArgs;
+use crate::args::SampledStudyArgs;
 use crate::context::Ctx;
 use anyhow::Result;
 use studies::runner::RunConfig;

@@ -4,10 +4,7 @@
 //! module (with its `SHARDED` descriptor) plus one line in [`STUDIES`].
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::Cli;
 use anyhow::{bail, Result};
-use clap::builder::PossibleValuesParser;
-use clap::{CommandFactory, FromArgMatches};
 use studies::slurm::{Extra, Study};
 
 /// Every sharded study, in the order `rephyre slurm --help` lists them.
@@ -72,24 +69,4 @@ pub fn check_outputs(study: &Study, o: &MergeOutputs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The command line's grammar: `Cli`'s, with the names `rephyre slurm` takes from the sharded
-/// studies' list (so that list is the only place that names them).
-pub fn cli_command() -> clap::Command {
-    Cli::command().mut_subcommand("slurm", |slurm| {
-        slurm.mut_arg("study", |a| {
-            a.value_parser(PossibleValuesParser::new(slurm_names()))
-        })
-    })
-}
-
-/// Parse a command line with [`cli_command`]'s grammar.
-pub fn parse_cli<I, T>(args: I) -> Result<Cli, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let matches = cli_command().try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
 }

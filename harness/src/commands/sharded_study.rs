@@ -3,9 +3,9 @@
 //! with the code that writes its merged report, defined beside its command as `SHARDED`. The
 //! list of them is `sharded.rs`.
 
-use crate::cli::Command;
 use crate::context::Ctx;
 use anyhow::Result;
+use std::any::Any;
 use std::path::{Path, PathBuf};
 use studies::slurm::Study;
 
@@ -24,9 +24,10 @@ pub struct ShardedStudy {
     pub study: &'static Study,
     /// The checked parts into the report, written by the command's own code.
     pub merge: MergeFn,
-    /// Given the study's command line as a shard parses it: refuse what its shards cannot run,
-    /// and say whether they read the study's input files ([`Study::input_files`]).
-    pub shards_read: fn(&Command) -> Result<bool>,
+    /// Given the study's arguments as a shard parses them (its command's arguments type): refuse
+    /// what its shards cannot run, and say whether they read the study's input files
+    /// ([`Study::input_files`]).
+    pub shards_read: fn(&dyn Any) -> Result<bool>,
 }
 
 /// A study's merge: the checked parts into its report, written by its command's own code.

@@ -1,24 +1,26 @@
 //! `rephyre simulate ID --action …`: one action on one task ([`studies::phyre_tasks::play`];
-//! a Phy-Q id: [`super::phyq::simulate`]).
+//! a Phy-Q id: its shots, [`studies::phyq_levels::play`]).
 
-use crate::cli::{parse_tier, JsonArgs, ScaleArgs};
+use crate::args::{parse_tier, JsonArgs, ScaleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_action_len, parse_action};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
+use phyq::levelset::Entry;
 use std::io::Write;
 use std::path::PathBuf;
 use studies::files::{check_writable, write_atomic};
+use studies::phyq_levels as levels;
 use taskref::TaskRef;
 use tasks::Tier;
 
 pub fn run(ctx: &Ctx, a: SimulateArgs) -> Result<()> {
     let task = match ctx.resolve(&a.id)? {
-        TaskRef::Phyq(entry) => return super::phyq::simulate(&a, *entry),
+        TaskRef::Phyq(entry) => return simulate_phyq(&a, *entry),
         TaskRef::Phyre(task) => task,
     };
     let Some(text) = &a.action else {
-        anyhow::bail!("--shots is for Phy-Q tasks; a PHYRE task takes --action");
+        bail!("--shots is for Phy-Q tasks; a PHYRE task takes --action");
     };
     let action = parse_action(text)?;
     let tier = a.tier.unwrap_or(task.tier());
@@ -84,4 +86,31 @@ pub struct SimulateArgs {
     pub picture: ScaleArgs,
     #[command(flatten)]
     pub print: JsonArgs,
+}
+
+/// `simulate ID --shots …` for a Phy-Q id.
+fn simulate_phyq(a: &SimulateArgs, entry: Entry) -> Result<()> {
+    if a.tier.is_some() {
+        bail!("--tier is for PHYRE tasks");
+    }
+    let Some(text) = &a.shots else {
+        bail!("a Phy-Q task takes --shots \"x,y,tap;…\" (--action is for PHYRE tasks)");
+    };
+    let given = phyq::game::parse_shots(text)?;
+    if let Some(g) = &a.gif {
+        check_writable(g)?;
+    }
+    let (mut report, gif) = levels::play(&entry, &given, a.gif.as_ref().map(|_| a.picture.scale))?;
+    if let (Some(path), Some(bytes)) = (&a.gif, gif) {
+        write_atomic(path, &bytes)?;
+        report.gif = Some(path.display().to_string());
+    }
+    let mut out = std::io::stdout().lock();
+    if a.print.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        out.write_all(report.text().as_bytes())?;
+    }
+    Ok(())
 }

@@ -3,8 +3,8 @@
 //! part file to `--out` instead; `rephyre merge` turns the parts into the same report.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::parse_tier;
-use crate::cli::{CheckpointArgs, SampleArgs};
+use crate::args::parse_tier;
+use crate::args::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use anyhow::Result;
 use clap::Args;

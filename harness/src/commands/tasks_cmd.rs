@@ -1,12 +1,15 @@
 //! `rephyre tasks list | show | import | import-levels | sheet`.
 
-use crate::cli::ScaleArgs;
+use crate::args::ScaleArgs;
 use crate::context::Ctx;
 use crate::parse::{parse_template, parse_templates};
 use anyhow::{Context, Result};
 use clap::Subcommand;
+use phyq::levelset::Entry;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use studies::files::{check_writable, write_atomic};
+use studies::phyq_levels as levels;
 use taskref::{TaskFile, TaskRef};
 use tasks::TaskSet;
 use tasks::Tier;
@@ -14,7 +17,7 @@ use tasks::Tier;
 pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
     match cmd {
         TasksCommand::List { tier, template } => match chosen(ctx, tier)? {
-            Chosen::Phyq(levels) => super::phyq::list(levels, template.as_deref()),
+            Chosen::Phyq(levels) => list_phyq(levels, template.as_deref()),
             Chosen::Phyre(tier) => list_phyre(ctx, tier, template.as_deref()),
         },
         TasksCommand::Show {
@@ -25,7 +28,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
         } => {
             let task = match ctx.resolve(&id)? {
                 TaskRef::Phyq(entry) => {
-                    return super::phyq::show(*entry, png.as_deref(), picture.scale, json)
+                    return show_phyq(*entry, png.as_deref(), picture.scale, json)
                 }
                 TaskRef::Phyre(task) => task,
             };
@@ -57,14 +60,7 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
                 Chosen::Phyq(levels) => {
                     let shrink = shrink.unwrap_or(2) as usize;
                     let templates = templates.as_deref();
-                    return super::phyq::sheet(
-                        levels,
-                        templates,
-                        per_template,
-                        columns,
-                        shrink,
-                        &out,
-                    );
+                    return sheet_phyq(levels, templates, per_template, columns, shrink, &out);
                 }
                 Chosen::Phyre(tier) => tier,
             };
@@ -149,7 +145,7 @@ fn list_phyre(ctx: &Ctx, tier: Option<tasks::Tier>, template: Option<&str>) -> R
 /// What `tasks list` and `tasks sheet` show: Phy-Q levels (`--tier phyq`, or a `--tasks` level
 /// set), or PHYRE tasks (of `--tier`, or all).
 enum Chosen {
-    Phyq(&'static [phyq::levelset::Entry]),
+    Phyq(&'static [Entry]),
     Phyre(Option<Tier>),
 }
 
@@ -304,4 +300,56 @@ pub fn parse_list_tier(s: &str) -> Result<ListTier, String> {
     Tier::parse(s)
         .map(ListTier::Phyre)
         .ok_or_else(|| format!("unknown tier {s:?} (expected ball, two_balls or phyq)"))
+}
+
+/// `tasks show ID` for a Phy-Q id: a summary, or with `--json` the symbolic representation.
+fn show_phyq(entry: Entry, png: Option<&Path>, scale: u32, json: bool) -> Result<()> {
+    if let Some(p) = png {
+        check_writable(p)?;
+    }
+    let mut out = std::io::stdout().lock();
+    if json {
+        out.write_all(levels::symbolic_json(&entry).as_bytes())?;
+    } else {
+        out.write_all(levels::summary(&entry).as_bytes())?;
+    }
+    if let Some(p) = png {
+        write_atomic(p, &levels::picture(&entry, false, scale)?)?;
+        if !json {
+            writeln!(out, "png:         {}", p.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `tasks sheet --tier phyq` (or on a `--tasks` level set).
+fn sheet_phyq(
+    entries: &[Entry],
+    templates: Option<&str>,
+    per_template: usize,
+    columns: usize,
+    shrink: usize,
+    out_path: &Path,
+) -> Result<()> {
+    check_writable(out_path)?;
+    let sheet = levels::sheet(entries, templates, per_template, columns, shrink)?;
+    write_atomic(out_path, &sheet.png)?;
+    println!(
+        "{} scenes -> {} ({}×{} px)",
+        sheet.scenes,
+        out_path.display(),
+        sheet.width,
+        sheet.height
+    );
+    Ok(())
+}
+
+/// `tasks list --tier phyq` (or on a `--tasks` level set).
+fn list_phyq(entries: &[Entry], template: Option<&str>) -> Result<()> {
+    let text = levels::list(entries, template)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }

@@ -3,8 +3,8 @@
 //! such a file.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::cli::parse_tier;
-use crate::cli::{CheckpointArgs, SampleArgs};
+use crate::args::parse_tier;
+use crate::args::{CheckpointArgs, SampleArgs};
 use crate::context::Ctx;
 use crate::parse::{check_outputs, parse_templates};
 use anyhow::{bail, Result};
