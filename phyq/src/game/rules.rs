@@ -312,4 +312,16 @@ mod tests {
         // Life left exactly the damage: not more, no points.
         assert_eq!(hit_points(f(5.0), f(5.0)), 0);
     }
+
+    #[test]
+    fn a_bird_is_in_front_of_the_slingshot_only_past_two_drag_radii() {
+        // Rest point x −12.15, drag radius 1: in front once x + width > −10.15.
+        let (rest, r) = (f(-12.15), Fixed::ONE);
+        assert!(in_front_of_slingshot(f(-10.5), f(0.36), rest, r), "−10.14");
+        // Exactly at −10.15: not past it (the original's `>`).
+        assert!(!in_front_of_slingshot(f(-10.5), f(0.35), rest, r));
+        assert!(!in_front_of_slingshot(f(-10.6), f(0.36), rest, r), "−10.24");
+        // Twice the radius, not once: −11.14 with a radius of 1 is behind.
+        assert!(!in_front_of_slingshot(f(-11.5), f(0.36), rest, r));
+    }
 }
