@@ -161,7 +161,10 @@ fn the_papers_same_agent_is_compared_per_template_or_per_scenario() {
     // The pig shooter per template: 1_1_4 at 0.75 beside the paper's 0.7458333.
     let rows = [row("1_1_4", 1, 4, 3)];
     let a = paper_agreement(AgentName::PigShooter, &rows, &per_scenario(&rows)).unwrap();
-    assert_eq!((a.by, a.compared, a.within_0_15, a.pearson), ("template", 1, 1, None));
+    assert_eq!(
+        (a.by, a.compared, a.within_0_15, a.pearson),
+        ("template", 1, 1, None)
+    );
     assert!((a.mean_abs_diff - (0.75 - 0.745_833_333)).abs() < 1e-9);
     // The random agent per scenario, beside the paper's "Random Agent" (scenario 1: 0.085,
     // scenario 2: 0.134183675 in playdata/broad_generalization_all_agents.csv).
@@ -171,7 +174,11 @@ fn the_papers_same_agent_is_compared_per_template_or_per_scenario() {
     let r = paper_agreement(AgentName::Random, &[], &rates).unwrap();
     assert_eq!((r.by, r.compared, r.within_0_15), ("scenario", 2, 1));
     let expected = ((0.1 - 0.085) + (0.5 - 0.134_183_675)) / 2.0;
-    assert!((r.mean_abs_diff - expected).abs() < 1e-9, "{}", r.mean_abs_diff);
+    assert!(
+        (r.mean_abs_diff - expected).abs() < 1e-9,
+        "{}",
+        r.mean_abs_diff
+    );
     // The paper gives no per-template or per-scenario rate of the others.
     assert_eq!(paper_agreement(AgentName::Optimal, &rows, &rates), None);
 }
