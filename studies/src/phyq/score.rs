@@ -93,9 +93,12 @@ pub fn agreement(by: &'static str, pairs: &[(f64, f64)]) -> Option<Agreement> {
         pairs.iter().map(|p| p.0).sum::<f64>() / n,
         pairs.iter().map(|p| p.1).sum::<f64>() / n,
     );
-    let cov: f64 = pairs.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-    let vx: f64 = pairs.iter().map(|(x, _)| (x - mx).powi(2)).sum();
-    let vy: f64 = pairs.iter().map(|(_, y)| (y - my).powi(2)).sum();
+    // The deviations once, for the covariance and both variances alike.
+    let dx: Vec<f64> = pairs.iter().map(|p| p.0 - mx).collect();
+    let dy: Vec<f64> = pairs.iter().map(|p| p.1 - my).collect();
+    let cov: f64 = dx.iter().zip(&dy).map(|(a, b)| a * b).sum();
+    let vx: f64 = dx.iter().map(|a| a * a).sum();
+    let vy: f64 = dy.iter().map(|b| b * b).sum();
     Some(Agreement {
         by,
         compared: pairs.len(),
