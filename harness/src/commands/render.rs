@@ -26,7 +26,7 @@ pub fn run(ctx: &Ctx, a: RenderArgs) -> Result<()> {
         bail!("--step {} is past the end of a run ({max} steps)", a.step);
     }
     let tier = a.tier.unwrap_or(task.tier());
-    studies::files::check_writable(&a.out)?;
+    check_writable(&a.out)?;
     let balls: Vec<UserBall> = match &action {
         None => Vec::new(),
         Some(action) => {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use phyq::levelset::Entry;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use studies::files::{check_writable, write_atomic};
 use studies::phyq_levels as levels;
 use taskref::{TaskFile, TaskRef};
@@ -26,24 +26,32 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             picture,
             json,
         } => {
-            let task = match ctx.resolve(&id)? {
-                TaskRef::Phyq(entry) => {
-                    return show_phyq(*entry, png.as_deref(), picture.scale, json)
-                }
-                TaskRef::Phyre(task) => task,
-            };
-            if json {
+            let task = ctx.resolve(&id)?;
+            if json && matches!(task, TaskRef::Phyre(_)) {
                 anyhow::bail!("--json is for Phy-Q tasks (phyq:L_C_K:NNNNN)");
             }
             if let Some(p) = &png {
-                studies::files::check_writable(p)?;
+                check_writable(p)?;
             }
+            // A summary (a Phy-Q level's symbolic representation with --json), then the picture.
+            let text = match &task {
+                TaskRef::Phyq(entry) if json => levels::symbolic_json(entry),
+                TaskRef::Phyq(entry) => levels::summary(entry),
+                TaskRef::Phyre(task) => tasks::describe::summary(task),
+            };
             let mut out = std::io::stdout().lock();
-            out.write_all(tasks::describe::summary(task).as_bytes())?;
+            out.write_all(text.as_bytes())?;
             if let Some(p) = &png {
-                let png = studies::phyre_tasks::picture(task, &[], 0, false, picture.scale)?;
-                studies::files::write_atomic(p, &png)?;
-                writeln!(out, "png:         {}", p.display())?;
+                let bytes = match &task {
+                    TaskRef::Phyq(entry) => levels::picture(entry, false, picture.scale)?,
+                    TaskRef::Phyre(task) => {
+                        studies::phyre_tasks::picture(task, &[], 0, false, picture.scale)?
+                    }
+                };
+                write_atomic(p, &bytes)?;
+                if !json {
+                    writeln!(out, "png:         {}", p.display())?;
+                }
             }
             out.flush()?;
             Ok(())
@@ -56,28 +64,25 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             shrink,
             out,
         } => {
-            let tier = match chosen(ctx, tier)? {
-                Chosen::Phyq(levels) => {
-                    let shrink = shrink.unwrap_or(2) as usize;
-                    let templates = templates.as_deref();
-                    return sheet_phyq(levels, templates, per_template, columns, shrink, &out);
-                }
-                Chosen::Phyre(tier) => tier,
-            };
-            if shrink.is_some() {
+            let chosen = chosen(ctx, tier)?;
+            if shrink.is_some() && matches!(chosen, Chosen::Phyre(_)) {
                 anyhow::bail!("--shrink is for --tier phyq");
             }
-            studies::files::check_writable(&out)?;
-            let templates = templates.as_deref().map(parse_templates).transpose()?;
-            let set = ctx.task_set()?;
-            let sheet = studies::phyre_tasks::sheet(
-                set,
-                tier,
-                templates.as_deref(),
-                per_template,
-                columns,
-            )?;
-            studies::files::write_atomic(&out, &sheet.png)?;
+            check_writable(&out)?;
+            let sheet = match chosen {
+                Chosen::Phyq(entries) => {
+                    let shrink = shrink.unwrap_or(2) as usize;
+                    let templates = templates.as_deref();
+                    levels::sheet(entries, templates, per_template, columns, shrink)?
+                }
+                Chosen::Phyre(tier) => {
+                    let templates = templates.as_deref().map(parse_templates).transpose()?;
+                    let set = ctx.task_set()?;
+                    let templates = templates.as_deref();
+                    studies::phyre_tasks::sheet(set, tier, templates, per_template, columns)?
+                }
+            };
+            write_atomic(&out, &sheet.png)?;
             println!(
                 "{} scenes -> {} ({}×{} px)",
                 sheet.scenes,
@@ -88,9 +93,9 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Ok(())
         }
         TasksCommand::ImportLevels { paths, out } => {
-            studies::files::check_writable(&out)?;
+            check_writable(&out)?;
             let set = phyq::import_paths(&paths)?;
-            studies::files::write_atomic(&out, &set.to_bytes())?;
+            write_atomic(&out, &set.to_bytes())?;
             let templates: std::collections::BTreeSet<String> = set
                 .entries()
                 .iter()
@@ -105,11 +110,11 @@ pub fn run(ctx: &Ctx, cmd: TasksCommand) -> Result<()> {
             Ok(())
         }
         TasksCommand::Import { file, out } => {
-            studies::files::check_writable(&out)?;
+            check_writable(&out)?;
             let tasks = tasks::import::import_phyre_file(&file)
                 .with_context(|| format!("cannot import {}", file.display()))?;
             let set = TaskSet::from_tasks(tasks)?;
-            studies::files::write_atomic(&out, &set.to_store_bytes(true))?;
+            write_atomic(&out, &set.to_store_bytes(true))?;
             let ball = set.tier(tasks::Tier::Ball).count();
             println!(
                 "imported {} tasks ({} ball, {} two_balls, {} templates) into {}",
@@ -300,49 +305,6 @@ pub fn parse_list_tier(s: &str) -> Result<ListTier, String> {
     Tier::parse(s)
         .map(ListTier::Phyre)
         .ok_or_else(|| format!("unknown tier {s:?} (expected ball, two_balls or phyq)"))
-}
-
-/// `tasks show ID` for a Phy-Q id: a summary, or with `--json` the symbolic representation.
-fn show_phyq(entry: Entry, png: Option<&Path>, scale: u32, json: bool) -> Result<()> {
-    if let Some(p) = png {
-        check_writable(p)?;
-    }
-    let mut out = std::io::stdout().lock();
-    if json {
-        out.write_all(levels::symbolic_json(&entry).as_bytes())?;
-    } else {
-        out.write_all(levels::summary(&entry).as_bytes())?;
-    }
-    if let Some(p) = png {
-        write_atomic(p, &levels::picture(&entry, false, scale)?)?;
-        if !json {
-            writeln!(out, "png:         {}", p.display())?;
-        }
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// `tasks sheet --tier phyq` (or on a `--tasks` level set).
-fn sheet_phyq(
-    entries: &[Entry],
-    templates: Option<&str>,
-    per_template: usize,
-    columns: usize,
-    shrink: usize,
-    out_path: &Path,
-) -> Result<()> {
-    check_writable(out_path)?;
-    let sheet = levels::sheet(entries, templates, per_template, columns, shrink)?;
-    write_atomic(out_path, &sheet.png)?;
-    println!(
-        "{} scenes -> {} ({}×{} px)",
-        sheet.scenes,
-        out_path.display(),
-        sheet.width,
-        sheet.height
-    );
-    Ok(())
 }
 
 /// `tasks list --tier phyq` (or on a `--tasks` level set).
