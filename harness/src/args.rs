@@ -79,6 +79,22 @@ pub struct JsonArgs {
     pub json: bool,
 }
 
+/// The report's files beside its CSV and `--json` (phyq-eval and merge): which a study writes
+/// is its description's (`studies::slurm::Study`).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Markdown report (phyq-eval: per scenario and template beside the paper's, the Phy-Q
+    /// score; solvability and witness: their summaries).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// SVG plot (phyq-eval: the pass rate per scenario beside the paper's humans, its Figure
+    /// 4a; diversity, random-curve).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub print: JsonArgs,
+}
+
 /// Parse `--shard K/N` for clap.
 pub fn parse_shard(s: &str) -> Result<Shard, String> {
     Shard::parse(s).map_err(|e| e.to_string())

@@ -56,7 +56,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::diversity::SLURM, 
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::diversity::merge(ctx.task_set()?, read_parts(parts)?)?;
-    write_report(&report, o.out, o.plot)
+    write_report(&report, o.out()?, o.plot)
 }
 
 const DIVERSITY_EXAMPLES: &str = "\

@@ -248,14 +248,15 @@ pub const SHARDED: ShardedStudy =
     ShardedStudy::new(&studies::evaluation::TABLES_SLURM, merge_tables);
 
 fn merge_tables(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
+    let out = o.out()?;
     let parts = studies::shard::read_parts(parts)?;
-    let files = studies::evaluation::merge_tables(ctx.task_set()?, parts, o.out)?;
+    let files = studies::evaluation::merge_tables(ctx.task_set()?, parts, out)?;
     for f in &files {
         println!("outcome table -> {}", f.display());
     }
     println!(
         "evaluate the agents from it with: rephyre eval --cache {} ...",
-        o.out.display()
+        out.display()
     );
     Ok(())
 }

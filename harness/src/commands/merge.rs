@@ -5,7 +5,7 @@
 
 use super::sharded::{by_part_command, check_outputs as check_study_outputs};
 use super::sharded_study::MergeOutputs;
-use crate::args::JsonArgs;
+use crate::args::ReportArgs;
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use anyhow::{bail, Result};
@@ -14,15 +14,8 @@ use std::path::PathBuf;
 use studies::shard::read_header;
 
 pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
-    check_outputs(
-        [
-            Some(a.out.as_path()),
-            a.summary.as_deref(),
-            a.plot.as_deref(),
-        ]
-        .into_iter()
-        .flatten(),
-    )?;
+    let outputs = MergeOutputs::new(Some(&a.out), &a.report);
+    check_outputs(outputs.files())?;
     if studies::evaluation::is_checkpoint(&a.parts[0]) {
         return eval_checkpoints(&a);
     }
@@ -33,12 +26,6 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
             a.parts[0].display()
         );
     };
-    let outputs = MergeOutputs {
-        out: &a.out,
-        summary: a.summary.as_deref(),
-        plot: a.plot.as_deref(),
-        json: a.print.json,
-    };
     check_study_outputs(study.study, &outputs)?;
     (study.merge)(ctx, &a.parts, &outputs)
 }
@@ -47,9 +34,9 @@ pub fn run(ctx: &Ctx, a: MergeArgs) -> Result<()> {
 /// checkpoint `--out`, from which `eval --checkpoint OUT --resume` reports them all.
 fn eval_checkpoints(a: &MergeArgs) -> Result<()> {
     for (given, name) in [
-        (a.summary.is_some(), "--summary"),
-        (a.plot.is_some(), "--plot"),
-        (a.print.json, "--json"),
+        (a.report.summary.is_some(), "--summary"),
+        (a.report.plot.is_some(), "--plot"),
+        (a.report.print.json, "--json"),
     ] {
         if given {
             bail!("{name}: eval checkpoints merge into one checkpoint (--out); `rephyre eval --checkpoint OUT --resume` writes the report");
@@ -93,12 +80,6 @@ pub struct MergeArgs {
     /// checkpoints: the merged checkpoint).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Markdown summary (solvability, witness, phyq-eval).
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// SVG plot (diversity, random-curve, phyq-eval).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
     #[command(flatten)]
-    pub print: JsonArgs,
+    pub report: ReportArgs,
 }

@@ -61,7 +61,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::parity::SLURM, mer
 fn merge(ctx: &Ctx, parts: &[std::path::PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;
     let report = studies::parity::merge(ctx.task_set()?, parts)?;
-    write_report(&report, Some(o.out), o.json)
+    write_report(&report, o.out, o.json)
 }
 
 pub const PARITY_EXAMPLES: &str = "\

@@ -7,7 +7,7 @@
 //! the model is written, and a dqn shard evaluates an existing `--model`.
 
 use super::sharded_study::{MergeOutputs, ShardedStudy};
-use crate::args::{CheckpointArgs, JsonArgs};
+use crate::args::{CheckpointArgs, ReportArgs};
 use crate::context::Ctx;
 use crate::parse::check_outputs;
 use agents::dqn::phyq::Config;
@@ -57,10 +57,8 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     if params.agent == AgentName::Dqn && a.ckpt.part.shard.is_some() {
         shard_needs_model(params.setting, a.dqn.model.as_deref())?;
     }
-    let mut outputs = Vec::new();
-    outputs.extend(a.out.as_deref());
-    outputs.extend(a.summary.as_deref());
-    outputs.extend(a.plot.as_deref());
+    let report_to = MergeOutputs::new(a.out.as_deref(), &a.report);
+    let mut outputs: Vec<&Path> = report_to.files().collect();
     outputs.extend(a.ckpt.save.checkpoint.as_deref());
     outputs.extend(a.dqn.model.as_deref().filter(|_| a.dqn.train_only));
     check_outputs(outputs)?;
@@ -82,28 +80,20 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
         // --train-only: the model is written.
         return Ok(());
     };
-    // clap asks for --out unless --train-only, which has returned above.
-    let out = a.out.as_deref().context("--out is needed")?;
     if let Some(shard) = a.ckpt.part.shard {
         super::shard_part::no_report_options(&[
-            ("--summary", a.summary.is_some()),
-            ("--plot", a.plot.is_some()),
-            ("--json", a.print.json),
+            ("--summary", report_to.summary.is_some()),
+            ("--plot", report_to.plot.is_some()),
+            ("--json", report_to.json),
         ])?;
+        let out = report_to
+            .out
+            .context("--shard writes its part to --out: give it")?;
         let part = studies::phyq::run_shard(&entries, params, agent, shard, &cfg)?;
         return super::shard_part::write_shard_part(shard, &part, out);
     }
     let (job, states) = studies::phyq::run_with(&entries, params, agent, &cfg)?;
-    report(
-        &job,
-        &states,
-        &MergeOutputs {
-            out,
-            summary: a.summary.as_deref(),
-            plot: a.plot.as_deref(),
-            json: a.print.json,
-        },
-    )
+    report(&job, &states, &report_to)
 }
 
 /// The agent `--agent` names ([`studies::phyq::agent`]): the DQN read from `--model` or
@@ -142,11 +132,8 @@ fn report(job: &Job, states: &[State], o: &MergeOutputs) -> Result<()> {
 /// `--from-record F.csv`: the attempts an external agent played through `rephyre phyq-server`,
 /// one row per task, reported as a run of `--agent` is.
 fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
-    let out = a.out.as_deref().context("--out is needed")?;
-    let mut outputs = vec![out];
-    outputs.extend(a.summary.as_deref());
-    outputs.extend(a.plot.as_deref());
-    check_outputs(outputs)?;
+    let report_to = MergeOutputs::new(a.out.as_deref(), &a.report);
+    check_outputs(report_to.files())?;
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read --from-record {}", path.display()))?;
     let finished = phyq_server::record::parse(&text)
@@ -170,23 +157,16 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
         Some(most.min(studies::phyq::MAX_ATTEMPTS)),
         a.seed,
     )?;
-    report_rows(
-        &params,
-        &rows,
-        &MergeOutputs {
-            out,
-            summary: a.summary.as_deref(),
-            plot: a.plot.as_deref(),
-            json: a.print.json,
-        },
-    )
+    report_rows(&params, &rows, &report_to)
 }
 
 fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -> Result<()> {
     let params = *params;
     let rows = rows.to_vec();
     let f = figures(&params, &rows, &random_reference());
-    write_atomic(o.out, csv_text(&rows).as_bytes())?;
+    if let Some(out) = o.out {
+        write_atomic(out, csv_text(&rows).as_bytes())?;
+    }
     if let Some(sum) = o.summary {
         write_atomic(sum, summary_markdown(&params, &rows, &f).as_bytes())?;
     }
@@ -197,12 +177,13 @@ fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -
     let passes: u64 = rows.iter().map(|r| u64::from(r.passes)).sum();
     let attempts: u64 = rows.iter().map(|r| u64::from(r.attempts)).sum();
     println!(
-        "{} tasks, {attempts} attempts, {passes} passed: pass rate {:.1} %{} -> {}",
+        "{} tasks, {attempts} attempts, {passes} passed: pass rate {:.1} %{}{}",
         rows.len(),
         f.pass_rate * 100.0,
         f.phyq_score
             .map_or(String::new(), |s| format!(", Phy-Q score {s:.1}")),
-        o.out.display()
+        o.out
+            .map_or(String::new(), |out| format!(" -> {}", out.display()))
     );
     if o.json {
         println!("{}", json_line(&params, &f));
@@ -238,7 +219,7 @@ fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
 
 pub const PHYQ_EVAL_EXAMPLES: &str = "EXAMPLES:
   rephyre phyq-eval --agent pig-shooter --setting broad --out pig.csv --summary pig.md --plot pig.svg
-  rephyre phyq-eval --agent random --setting local --attempts 10 --json --out random.csv
+  rephyre phyq-eval --agent random --setting local --attempts 10 --json    (the figures only: no CSV without --out)
   rephyre --tasks mine.levels phyq-eval --agent pig-shooter --setting all --out mine.csv
   rephyre phyq-eval --agent random --setting broad --shard 1/4 --out part-1.json   (then: rephyre merge part-*.json --out random.csv)
   rephyre phyq-eval --agent dqn --setting broad --model dqn-broad.model --out dqn.csv --summary dqn.md
@@ -268,17 +249,12 @@ pub struct PhyqEvalArgs {
     /// Seed of the agents' random draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// CSV of per-task results; with --shard, the shard's part file.
-    #[arg(long, value_name = "FILE", required_unless_present = "train_only")]
+    /// CSV of per-task results; with --shard, the shard's part file. A run needs one of --out,
+    /// --summary, --plot and --json.
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["train_only", "summary", "plot", "json"])]
     pub out: Option<PathBuf>,
-    /// Markdown report: per scenario beside the paper's, per template, the Phy-Q score.
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    /// SVG of the pass rate per scenario beside the paper's humans (its Figure 4a).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
     #[command(flatten)]
-    pub print: JsonArgs,
+    pub report: ReportArgs,
     /// Report the attempts of a `phyq-server --record` file (--agent and --setting: whose).
     #[arg(long, value_name = "F.csv", conflicts_with_all = ["attempts", "shard", "checkpoint", "resume", "model", "train_only"])]
     pub from_record: Option<PathBuf>,

@@ -63,7 +63,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::random_curve::SLUR
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let report = studies::random_curve::merge(ctx.task_set()?, read_parts(parts)?)?;
-    write_report(&report, o.out, o.plot)
+    write_report(&report, o.out()?, o.plot)
 }
 
 const RANDOM_CURVE_EXAMPLES: &str = "\

@@ -3,18 +3,41 @@
 //! with the code that writes its merged report, defined beside its command as `SHARDED`. The
 //! list of them is `sharded.rs`.
 
+use crate::args::ReportArgs;
 use crate::context::Ctx;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use studies::slurm::Study;
 
-/// What `rephyre merge` was asked to write.
+/// What a study's report was asked to write: its CSV (`--out`, which `merge` always has and
+/// `phyq-eval` may leave out) and the [`ReportArgs`].
 pub struct MergeOutputs<'a> {
-    pub out: &'a Path,
+    pub out: Option<&'a Path>,
     pub summary: Option<&'a Path>,
     pub plot: Option<&'a Path>,
     pub json: bool,
+}
+
+impl<'a> MergeOutputs<'a> {
+    pub fn new(out: Option<&'a Path>, report: &'a ReportArgs) -> MergeOutputs<'a> {
+        MergeOutputs {
+            out,
+            summary: report.summary.as_deref(),
+            plot: report.plot.as_deref(),
+            json: report.print.json,
+        }
+    }
+
+    /// The files to write, for [`check_outputs`](crate::parse::check_outputs).
+    pub fn files(&self) -> impl Iterator<Item = &'a Path> {
+        [self.out, self.summary, self.plot].into_iter().flatten()
+    }
+
+    /// `--out`, for the studies whose report is its CSV.
+    pub fn out(&self) -> Result<&'a Path> {
+        self.out.context("--out is needed")
+    }
 }
 
 /// Everything `merge` and `slurm` need to know of one sharded study.

@@ -77,7 +77,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::solvability::SLURM
 
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let (params, rows) = studies::solvability::merge(ctx.task_set()?, read_parts(parts)?)?;
-    report(&params, &rows, o.out, o.summary)
+    report(&params, &rows, o.out()?, o.summary)
 }
 
 pub const SOLVABILITY_EXAMPLES: &str = "\

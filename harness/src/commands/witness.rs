@@ -127,7 +127,7 @@ pub const SHARDED: ShardedStudy = ShardedStudy::new(&studies::witness::SLURM, me
 fn merge(ctx: &Ctx, parts: &[PathBuf], o: &MergeOutputs) -> Result<()> {
     let parts = studies::shard::read_parts(parts)?;
     let (job, states) = studies::witness::merge(ctx.task_set()?, parts)?;
-    write_report(&job, &states, o.out, o.summary)
+    write_report(&job, &states, o.out()?, o.summary)
 }
 
 pub const WITNESS_EXAMPLES: &str = "\

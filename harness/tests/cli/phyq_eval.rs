@@ -85,6 +85,10 @@ fn the_report_is_the_same_on_any_thread_count_resume_and_shards() {
     ));
     let text = std::fs::read_to_string(&a).unwrap();
     assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    // `--json` alone: the same figures, and no file named in the report's line.
+    let alone = ok(&eval(&set, "2", &["--json"]));
+    assert_eq!(alone.lines().last(), Some(last), "{alone}");
+    assert!(!alone.contains("->"), "{alone}");
     assert_eq!(text.lines().count(), 35);
     // Resuming a finished checkpoint recomputes nothing and writes the same bytes.
     let r = p("r.csv");
@@ -159,6 +163,11 @@ fn bad_input_is_one_line() {
         &["--out", s(&out), "--shard", "1/2", "--json"],
     ));
     assert!(e.contains("--json"), "{e}");
+    // Nothing to write: --out (or a report, or --json) is asked for.
+    let e = fails(&eval(&set, "1", &["--shard", "1/2"]));
+    assert!(e.contains("--out"), "{e}");
+    let e = fails(&eval(&set, "1", &[]));
+    assert!(e.contains("--out"), "{e}");
     let missing = dir.path().join("missing.json");
     let e = fails(&[
         "--tasks",
