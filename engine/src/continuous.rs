@@ -31,7 +31,7 @@ use crate::math::{Rot, Sweep};
 use crate::settings::{StepSettings, LINEAR_SLOP};
 use crate::shape::Aabb;
 use crate::solver::IslandSolver;
-use crate::toi::{time_of_impact_pair, time_of_impact_placed, PairToiQuery, ToiQuery};
+use crate::toi::{time_of_impact_pair, time_of_impact_placed, PairToiQuery, SweptShape, ToiQuery};
 
 /// A part of a static body and its box (fixed for ever, as static bodies never move): the
 /// world lists them in body id and part order, so continuous collision scans them in the same
@@ -142,6 +142,17 @@ fn static_substeps(
     alpha0
 }
 
+/// Part `k` of body `b` swept by `sweep` (whose start rotation is `q0`), with the extent the
+/// body keeps for it.
+fn swept_part<'a>(b: &'a Body, k: usize, sweep: &'a Sweep, q0: Rot) -> SweptShape<'a> {
+    SweptShape {
+        shape: &b.parts[k],
+        extent: b.motion_extents[k],
+        sweep,
+        q0,
+    }
+}
+
 /// The earliest time of impact (fraction of the body's sweep), the body's part and the static
 /// body and part of body `bi`'s sweep against the static parts not in `skipped`.
 fn first_static_hit(
@@ -156,13 +167,7 @@ fn first_static_hit(
     let q0 = b.q0;
     let start = b.start_transform();
     let mut first: Option<(Fixed, usize, usize, usize)> = None;
-    for (k, ((part, now), &extent)) in b
-        .parts
-        .iter()
-        .zip(&b.aabbs)
-        .zip(&b.motion_extents)
-        .enumerate()
-    {
+    for (k, now) in b.aabbs.iter().enumerate() {
         let swept: Aabb = b.start_aabb(k, &start).union(now);
         for sp in static_parts {
             let (si, pi) = (sp.body as usize, sp.part as usize);
@@ -171,10 +176,7 @@ fn first_static_hit(
             }
             let s = &bodies[si];
             let query = ToiQuery {
-                moving: part,
-                extent,
-                sweep: &sweep,
-                q0,
+                moving: swept_part(b, k, &sweep, q0),
                 fixed: &s.parts[pi],
                 fixed_core: &s.static_cores[pi],
                 target,
@@ -380,20 +382,14 @@ fn first_dynamic_hit(
         let from = alpha0[bi].max(alpha0[oi]);
         let (sweep_a, q0_a) = sweep_from(b, alpha0[bi], from);
         let (sweep_b, q0_b) = sweep_from(o, alpha0[oi], from);
-        for (k, part) in b.parts.iter().enumerate() {
+        for (k, own_box) in own.iter().enumerate() {
             for &(m, bb) in &other {
-                if !own[k].overlaps(&bb) {
+                if !own_box.overlaps(&bb) {
                     continue;
                 }
                 let query = PairToiQuery {
-                    a: part,
-                    extent_a: b.motion_extents[k],
-                    sweep_a: &sweep_a,
-                    q0_a,
-                    b: &o.parts[m],
-                    extent_b: o.motion_extents[m],
-                    sweep_b: &sweep_b,
-                    q0_b,
+                    a: swept_part(b, k, &sweep_a, q0_a),
+                    b: swept_part(o, m, &sweep_b, q0_b),
                     target,
                 };
                 if let Some(t) = time_of_impact_pair(&query) {

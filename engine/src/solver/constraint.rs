@@ -8,7 +8,7 @@ use super::body::{is_fixed, SolverBody};
 use crate::contact::Measured;
 use crate::fixed::Fixed;
 use crate::manifold::{Manifold, WorldManifold};
-use crate::math::Vec2;
+use crate::math::{Transform, Vec2};
 use crate::settings::{MAX_CONDITION_NUMBER, VELOCITY_THRESHOLD};
 
 /// One manifold point of a velocity constraint.
@@ -42,20 +42,22 @@ pub(super) struct ContactConstraint {
     pub(super) k_inv: [Fixed; 4],
 }
 
-/// A velocity constraint for one manifold between solver bodies `ia` and `ib`, from its world
-/// manifold `wm`; `warm` keeps the manifold's accumulated impulses for warm starting.
-#[allow(clippy::too_many_arguments)]
+/// One side of a contact as its constraint is built: the solver body's index, where the touching
+/// part is placed and the part's radius.
+pub(super) type Side<'a> = (usize, &'a Transform, Fixed);
+
+/// A velocity constraint for one manifold between the solver bodies of sides `a` and `b`, from
+/// its manifold in world space at the sides' placements, with the contact's `(friction,
+/// restitution)`; `warm` keeps the manifold's accumulated impulses for warm starting.
 pub(super) fn make_constraint(
     bodies: &[SolverBody],
     contact: usize,
-    ia: usize,
-    ib: usize,
-    wm: &WorldManifold,
+    [(ia, xa, radius_a), (ib, xb, radius_b)]: [Side; 2],
     manifold: &Manifold,
-    friction: Fixed,
-    restitution: Fixed,
+    (friction, restitution): (Fixed, Fixed),
     warm: bool,
 ) -> ContactConstraint {
+    let wm = &WorldManifold::new(manifold, xa, radius_a, xb, radius_b);
     let (sa, sb) = (bodies[ia], bodies[ib]);
     let mut cc = ContactConstraint {
         contact,

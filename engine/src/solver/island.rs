@@ -12,7 +12,6 @@ use crate::body::Body;
 use crate::contact::Contact;
 use crate::events::ContactEvents;
 use crate::fixed::Fixed;
-use crate::manifold::WorldManifold;
 use crate::math::Rot;
 use crate::settings::StepSettings;
 
@@ -83,18 +82,9 @@ impl IslandSolver {
             let bb = &bodies[c.body_b as usize];
             let ra_shape = ba.parts[c.part_a as usize].radius();
             let rb_shape = bb.parts[c.part_b as usize].radius();
-            let wm = WorldManifold::new(&c.manifold, &ba.xf, ra_shape, &bb.xf, rb_shape);
-            let cc = make_constraint(
-                &self.bodies,
-                ci,
-                ia,
-                ib,
-                &wm,
-                &c.manifold,
-                c.friction,
-                c.restitution,
-                true,
-            );
+            let sides = [(ia, &ba.xf, ra_shape), (ib, &bb.xf, rb_shape)];
+            let material = (c.friction, c.restitution);
+            let cc = make_constraint(&self.bodies, ci, sides, &c.manifold, material, true);
             if record {
                 if let Some(e) = events.narrow_begin(c.key) {
                     let m = measure(&cc, &self.bodies);

@@ -10,7 +10,6 @@ use super::IslandSolver;
 use crate::body::Body;
 use crate::contact::{ToiContact, ToiPairContact, ToiSide};
 use crate::fixed::Fixed;
-use crate::manifold::WorldManifold;
 use crate::shape::Shape;
 
 impl IslandSolver {
@@ -54,24 +53,9 @@ impl IslandSolver {
         self.constraints.clear();
         for (i, hit) in hits.iter_mut().enumerate() {
             let ra_shape = body.parts[hit.part].radius();
-            let wm = WorldManifold::new(
-                &hit.manifold,
-                &xa,
-                ra_shape,
-                &hit.static_xf,
-                hit.static_radius,
-            );
-            let cc = make_constraint(
-                &self.bodies,
-                i,
-                0,
-                1,
-                &wm,
-                &hit.manifold,
-                hit.friction,
-                hit.restitution,
-                false,
-            );
+            let sides = [(0, &xa, ra_shape), (1, &hit.static_xf, hit.static_radius)];
+            let material = (hit.friction, hit.restitution);
+            let cc = make_constraint(&self.bodies, i, sides, &hit.manifold, material, false);
             hit.measured = measure(&cc, &self.bodies);
             self.constraints.push(cc);
         }
@@ -150,18 +134,9 @@ impl IslandSolver {
                 ToiSide::Body(..) => x[ib],
                 ToiSide::Static { xf, .. } => xf,
             };
-            let wm = WorldManifold::new(&c.manifold, &x[ia], ra_shape, &xb, rb_shape);
-            let cc = make_constraint(
-                &self.bodies,
-                i,
-                ia,
-                ib,
-                &wm,
-                &c.manifold,
-                c.friction,
-                c.restitution,
-                false,
-            );
+            let sides = [(ia, &x[ia], ra_shape), (ib, &xb, rb_shape)];
+            let material = (c.friction, c.restitution);
+            let cc = make_constraint(&self.bodies, i, sides, &c.manifold, material, false);
             c.measured = measure(&cc, &self.bodies);
             self.constraints.push(cc);
         }

@@ -40,18 +40,46 @@ pub fn box2d_target(a: &Shape, b: &Shape) -> Fixed {
     (LINEAR_SLOP - a.radius() - b.radius()).max(-LINEAR_SLOP.mul_int(3))
 }
 
-/// One time-of-impact query: `moving`, swept by `sweep`, against the static shape `fixed`, for
-/// the separation `target`. The continuous-collision driver takes `q0` and `extent` from the
-/// body and `fixed_core` from the static body, which keep them, instead of recomputing them per
-/// query.
+/// A shape swept over a step, with what the driver keeps of it instead of recomputing it per
+/// query: `extent`, its [`motion_extent`] about `sweep.local_center`, and `q0`, the rotation of
+/// `sweep.a0`.
 #[derive(Clone, Copy)]
-pub(crate) struct ToiQuery<'a> {
-    pub moving: &'a Shape,
-    /// `motion_extent(moving, sweep.local_center)`.
+pub(crate) struct SweptShape<'a> {
+    pub shape: &'a Shape,
     pub extent: Fixed,
     pub sweep: &'a Sweep,
-    /// `Rot::from_angle(sweep.a0)`.
     pub q0: Rot,
+}
+
+impl<'a> SweptShape<'a> {
+    /// The shape with `extent` and `q0` computed here (the tests' form).
+    #[cfg(test)]
+    fn new(shape: &'a Shape, sweep: &'a Sweep) -> SweptShape<'a> {
+        SweptShape {
+            shape,
+            extent: motion_extent(shape, sweep.local_center),
+            sweep,
+            q0: Rot::from_angle(sweep.a0),
+        }
+    }
+
+    /// The most the gap along any axis can shrink per unit of t through the turning:
+    /// `|a − a0| · extent`.
+    fn angular_rate(&self) -> Fixed {
+        debug_assert_eq!(
+            self.extent,
+            motion_extent(self.shape, self.sweep.local_center)
+        );
+        (self.sweep.a - self.sweep.a0).abs() * self.extent
+    }
+}
+
+/// One time-of-impact query: `moving` against the static shape `fixed`, for the separation
+/// `target`. The continuous-collision driver takes `fixed_core` from the static body, which
+/// keeps it.
+#[derive(Clone, Copy)]
+pub(crate) struct ToiQuery<'a> {
+    pub moving: SweptShape<'a>,
     pub fixed: &'a Shape,
     /// `Core::new(fixed, xf_fixed)`.
     pub fixed_core: &'a Core,
@@ -61,7 +89,7 @@ pub(crate) struct ToiQuery<'a> {
 
 #[cfg(test)]
 impl<'a> ToiQuery<'a> {
-    /// The query with `q0` and `extent` computed here (the tests' form).
+    /// The query with `moving`'s extent and rotation computed here (the tests' form).
     fn new(
         moving: &'a Shape,
         sweep: &'a Sweep,
@@ -70,10 +98,7 @@ impl<'a> ToiQuery<'a> {
         target: Fixed,
     ) -> ToiQuery<'a> {
         ToiQuery {
-            moving,
-            extent: motion_extent(moving, sweep.local_center),
-            sweep,
-            q0: Rot::from_angle(sweep.a0),
+            moving: SweptShape::new(moving, sweep),
             fixed,
             fixed_core,
             target,
@@ -105,27 +130,15 @@ pub fn time_of_impact(
 /// the query, the last (still safe, not yet touching) fraction is returned, so that a fast body
 /// can never tunnel.
 pub(crate) fn time_of_impact_placed(query: &ToiQuery) -> Option<Fixed> {
-    debug_assert_eq!(
-        query.extent,
-        motion_extent(query.moving, query.sweep.local_center)
-    );
     advance(query, true).0
 }
 
-/// A time-of-impact query between two moving shapes: `a` swept by `sweep_a` and `b` by
-/// `sweep_b` over the same time interval (t from 0 to 1), for the separation `target`.
+/// A time-of-impact query between two moving shapes, `a` and `b` swept over the same time
+/// interval (t from 0 to 1), for the separation `target`.
 #[derive(Clone, Copy)]
 pub(crate) struct PairToiQuery<'a> {
-    pub a: &'a Shape,
-    /// `motion_extent(a, sweep_a.local_center)`.
-    pub extent_a: Fixed,
-    pub sweep_a: &'a Sweep,
-    /// `Rot::from_angle(sweep_a.a0)`.
-    pub q0_a: Rot,
-    pub b: &'a Shape,
-    pub extent_b: Fixed,
-    pub sweep_b: &'a Sweep,
-    pub q0_b: Rot,
+    pub a: SweptShape<'a>,
+    pub b: SweptShape<'a>,
     pub target: Fixed,
 }
 
@@ -137,28 +150,15 @@ pub(crate) struct PairToiQuery<'a> {
 /// come within `target`. Same answers as [`time_of_impact_placed`] when B does not move, up to
 /// the early stop that one takes at t = 0.
 pub(crate) fn time_of_impact_pair(query: &PairToiQuery) -> Option<Fixed> {
-    let PairToiQuery {
-        a,
-        extent_a,
-        sweep_a,
-        q0_a,
-        b,
-        extent_b,
-        sweep_b,
-        q0_b,
-        target,
-    } = *query;
-    debug_assert_eq!(extent_a, motion_extent(a, sweep_a.local_center));
-    debug_assert_eq!(extent_b, motion_extent(b, sweep_b.local_center));
-    let dc = (sweep_a.c - sweep_a.c0) - (sweep_b.c - sweep_b.c0);
-    let angular =
-        (sweep_a.a - sweep_a.a0).abs() * extent_a + (sweep_b.a - sweep_b.a0).abs() * extent_b;
+    let PairToiQuery { a, b, target } = *query;
+    let dc = (a.sweep.c - a.sweep.c0) - (b.sweep.c - b.sweep.c0);
+    let angular = a.angular_rate() + b.angular_rate();
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
-        let xa = sweep_a.transform_at_from(t, q0_a);
-        let xb = sweep_b.transform_at_from(t, q0_b);
-        let core_b = Core::new(b, &xb);
-        let (n, gap) = separating_axis_until(a, &xa, b, &core_b, Fixed::MAX)?;
+        let xa = a.sweep.transform_at_from(t, a.q0);
+        let xb = b.sweep.transform_at_from(t, b.q0);
+        let core_b = Core::new(b.shape, &xb);
+        let (n, gap) = separating_axis_until(a.shape, &xa, b.shape, &core_b, Fixed::MAX)?;
         if gap < target + TOI_TOLERANCE {
             return if iter == 0 { None } else { Some(t) };
         }
@@ -185,15 +185,13 @@ pub(crate) fn motion_extent(moving: &Shape, local_center: Vec2) -> Fixed {
 fn advance(query: &ToiQuery, stop_early: bool) -> (Option<Fixed>, usize) {
     let ToiQuery {
         moving,
-        extent,
-        sweep,
-        q0,
         fixed,
         fixed_core,
         target,
     } = *query;
+    let SweptShape { sweep, q0, .. } = moving;
     let dc = sweep.c - sweep.c0;
-    let angular = (sweep.a - sweep.a0).abs() * extent;
+    let angular = moving.angular_rate();
     // At t = 0 the answer is `None` unless gap − target < rate. Every rate is below
     // `rate_bound` (the axis is a unit vector up to a few ulps), so once a candidate axis of
     // the search shows gap − target ≥ rate_bound (the best gap is at least that candidate's),
@@ -203,7 +201,7 @@ fn advance(query: &ToiQuery, stop_early: bool) -> (Option<Fixed>, usize) {
         manhattan + Fixed::from_raw(manhattan.raw() >> 26) + angular + Fixed::from_raw(64);
     // A shape that turns in place is placed by the centre alone, so no sine or cosine of the
     // interpolated angle is needed; the rotation passed along is then never used.
-    let round = moving.turns_in_place(sweep.local_center);
+    let round = moving.shape.turns_in_place(sweep.local_center);
     let mut t = Fixed::ZERO;
     for iter in 0..MAX_TOI_ITERATIONS {
         let xf = if round {
@@ -219,7 +217,8 @@ fn advance(query: &ToiQuery, stop_early: bool) -> (Option<Fixed>, usize) {
         } else {
             Fixed::MAX
         };
-        let Some((n, gap)) = separating_axis_until(moving, &xf, fixed, fixed_core, enough) else {
+        let Some((n, gap)) = separating_axis_until(moving.shape, &xf, fixed, fixed_core, enough)
+        else {
             return (None, iter);
         };
         if gap < target + TOI_TOLERANCE {
