@@ -58,6 +58,6 @@ pub mod model {
 pub mod train {
     pub use super::device::{on_plain_threads, single_threaded};
     pub use super::training::{
-        cosine_lr, run_updates, task_pools, train, NoProgress, TrainProgress, TrainSummary,
+        cosine_lr, run_updates, task_pools, train_from, NoProgress, TrainProgress, TrainSummary,
     };
 }

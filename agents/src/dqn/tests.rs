@@ -1171,14 +1171,17 @@ fn a_model_saved_straight_after_training_keeps_the_last_batch_norm_statistics() 
     let (ctx, table) = synthetic(4, 64);
     let config = tiny_grouped_config(7, 6);
     let pools = Pools::from_table(&table, &[0, 1, 2, 3], 64);
-    let (trainer, summary) = super::training::train(
+    let (trainer, summary) = super::training::train_from(
         &config,
         &config.net,
         &ctx.obs,
         &ctx.actions,
         &pools,
         &NoProgress,
-    );
+        None,
+        &mut super::training::NoHooks,
+    )
+    .expect("trains");
     // Saved before anything else reads the network (building a scorer brings its running
     // statistics up to date).
     let dir = std::env::temp_dir().join(format!("rephyre-dqn-bn-{}", std::process::id()));

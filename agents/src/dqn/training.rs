@@ -54,22 +54,6 @@ pub struct TrainSummary {
     pub final_loss: f64,
 }
 
-/// Train a fresh network on `pools` (indices into `obs` and `actions`) per `cfg`.
-pub fn train(
-    cfg: &TrainConfig,
-    net: &NetConfig,
-    obs: &Observations,
-    actions: &[Vec<f64>],
-    pools: &Pools,
-    progress: &dyn TrainProgress,
-) -> (Trainer, TrainSummary) {
-    match train_from(cfg, net, obs, actions, pools, progress, None, &mut NoHooks) {
-        Ok(trained) => trained,
-        // Without a snapshot to start from and with hooks that never fail, nothing can.
-        Err(e) => unreachable!("a fresh training failed: {e}"),
-    }
-}
-
 /// What a training run tells its caller as it goes, and when it hands out a [`Snapshot`].
 pub trait Hooks: Send {
     /// Update `u` (counted from 0) is done; `loss` was its batch's.
@@ -169,7 +153,8 @@ impl Snapshot {
     }
 }
 
-/// [`train`], from `start` when given (a [`Snapshot`] of the same options and data: the updates
+/// Train a network on `pools` (indices into `obs` and `actions`) per `cfg`: a fresh one, or from
+/// `start` when given (a [`Snapshot`] of the same options and data: the updates
 /// after it are run and the network is the uninterrupted training's, bit for bit), telling
 /// `progress` and `hooks` of each update and taking the snapshots `hooks` asks for.
 #[allow(clippy::too_many_arguments)]
