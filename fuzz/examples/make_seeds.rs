@@ -347,7 +347,7 @@ fn phyq_level_sets(dir: &Path) {
 /// stream of them, then hostile bytes (unknown codes, huge or negative length fields, a shot
 /// sequence holding another code, truncations).
 fn phyq_server_wire(dir: &Path) {
-    use phyq_server::wire::{code, encode, Aim, Request, ShotArgs};
+    use phyq_server::wire::{code, encode, Aim, NoveltyReport, Request, ShotArgs};
     let shot = ShotArgs {
         a: -180,
         b: 40,
@@ -423,13 +423,13 @@ fn phyq_server_wire(dir: &Path) {
         ("level-score", Request::GetCurrentLevelScore),
         (
             "novelty-likelihood",
-            Request::ReportNoveltyLikelihood {
+            Request::ReportNoveltyLikelihood(NoveltyReport {
                 likelihood: 0.25,
                 non_likelihood: 0.75,
                 ids: vec![3, 9],
                 level: 1,
                 description: b"a new bird".to_vec(),
-            },
+            }),
         ),
         (
             "novelty-description",

@@ -236,21 +236,10 @@ impl Session {
                 };
                 Answer::reply(r)
             }
-            Request::ReportNoveltyLikelihood {
-                likelihood,
-                non_likelihood,
-                ids,
-                level,
-                description,
-            } => Answer {
+            Request::ReportNoveltyLikelihood(report) => Answer {
                 reply: Reply::new().u8(OK).0,
                 finished: None,
-                note: Some(format!(
-                    "agent {}: novelty likelihood {likelihood}, non-novelty {non_likelihood}, level {level}, {} ids, description {:?}",
-                    self.agent_id,
-                    ids.len(),
-                    String::from_utf8_lossy(&description)
-                )),
+                note: Some(format!("agent {}: {report}", self.agent_id)),
             },
             Request::ReportNoveltyDescription(text) => Answer {
                 reply: Reply::new().u8(OK).0,

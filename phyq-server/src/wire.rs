@@ -105,16 +105,34 @@ pub enum Request {
         screenshot: bool,
     },
     GetCurrentLevelScore,
-    ReportNoveltyLikelihood {
-        likelihood: f32,
-        non_likelihood: f32,
-        ids: Vec<i32>,
-        level: i32,
-        description: Vec<u8>,
-    },
+    ReportNoveltyLikelihood(NoveltyReport),
     ReportNoveltyDescription(Vec<u8>),
     ReadyForNewSet,
     NoveltyInfo,
+}
+
+/// An agent's report of how likely the level it plays is novel (the novelty track's message).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoveltyReport {
+    pub likelihood: f32,
+    pub non_likelihood: f32,
+    pub ids: Vec<i32>,
+    pub level: i32,
+    pub description: Vec<u8>,
+}
+
+impl fmt::Display for NoveltyReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "novelty likelihood {}, non-novelty {}, level {}, {} ids, description {:?}",
+            self.likelihood,
+            self.non_likelihood,
+            self.level,
+            self.ids.len(),
+            String::from_utf8_lossy(&self.description)
+        )
+    }
 }
 
 /// Why bytes are not a request.
@@ -300,13 +318,13 @@ fn parse(code: u8, c: &mut Cursor) -> Result<Option<Request>, WireError> {
             let Some(text) = c.take(len as usize) else {
                 return Ok(None);
             };
-            Some(Request::ReportNoveltyLikelihood {
+            Some(Request::ReportNoveltyLikelihood(NoveltyReport {
                 likelihood,
                 non_likelihood,
                 ids,
                 level,
                 description: text.to_vec(),
-            })
+            }))
         }
         REPORT_NOVELTY_DESCRIPTION => {
             let Some(len) = c.length("a novelty description's length", MAX_TEXT)? else {
@@ -407,22 +425,16 @@ pub fn encode(r: &Request) -> Vec<u8> {
             (true, false) => NOISY_GROUND_TRUTH,
         }),
         Request::GetCurrentLevelScore => out.u8(GET_CURRENT_LEVEL_SCORE),
-        Request::ReportNoveltyLikelihood {
-            likelihood,
-            non_likelihood,
-            ids,
-            level,
-            description,
-        } => {
+        Request::ReportNoveltyLikelihood(r) => {
             let mut out = out
                 .u8(REPORT_NOVELTY_LIKELIHOOD)
-                .u32(likelihood.to_bits())
-                .u32(non_likelihood.to_bits())
-                .u32(ids.len() as u32);
-            for id in ids {
+                .u32(r.likelihood.to_bits())
+                .u32(r.non_likelihood.to_bits())
+                .u32(r.ids.len() as u32);
+            for id in &r.ids {
                 out = out.i32(*id);
             }
-            out.i32(*level).block(description)
+            out.i32(r.level).block(&r.description)
         }
         Request::ReportNoveltyDescription(t) => out.u8(REPORT_NOVELTY_DESCRIPTION).block(t),
         Request::ReadyForNewSet => out.u8(READY_FOR_NEW_SET),
@@ -483,13 +495,13 @@ mod tests {
                 screenshot: false,
             },
             Request::GetCurrentLevelScore,
-            Request::ReportNoveltyLikelihood {
+            Request::ReportNoveltyLikelihood(NoveltyReport {
                 likelihood: 0.9,
                 non_likelihood: 0.1,
                 ids: vec![1, -2, -398879789],
                 level: 0,
                 description: b"none".to_vec(),
-            },
+            }),
             Request::ReportNoveltyDescription("é".as_bytes().to_vec()),
             Request::ReadyForNewSet,
             Request::NoveltyInfo,

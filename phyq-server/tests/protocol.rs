@@ -11,7 +11,7 @@ use phyq_server::record::{Record, HEADER};
 use phyq_server::session::GameState;
 use phyq_server::shots::{shot_of, ShotInput};
 use phyq_server::truth::Labels;
-use phyq_server::wire::{encode, Aim, Request, ShotArgs};
+use phyq_server::wire::{encode, Aim, NoveltyReport, Request, ShotArgs};
 use phyq_server::{Server, Shared};
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -94,6 +94,15 @@ impl Client {
     fn ask_u8(&mut self, r: Request) -> u8 {
         self.send(&r);
         self.u8()
+    }
+    /// A shot at Cartesian release coordinates (fast or not): the server's answer (1 done, 0
+    /// refused).
+    fn shoot(&mut self, fast: bool, shot: ShotArgs) -> u8 {
+        self.ask_u8(Request::Shoot {
+            aim: Aim::Cartesian,
+            fast,
+            shot,
+        })
     }
     fn ask_u32(&mut self, r: Request) -> u32 {
         self.send(&r);
@@ -259,14 +268,7 @@ fn a_session_walks_every_request_and_state_with_the_games_results() {
 
     // A passing shot: WON, the score and final state those of the game played directly.
     let (args, expected) = passing_shot(&lv[0]);
-    assert_eq!(
-        c.ask_u8(Request::Shoot {
-            aim: Aim::Cartesian,
-            fast: false,
-            shot: args
-        }),
-        1
-    );
+    assert_eq!(c.shoot(false, args), 1);
     assert_eq!(c.state(), GameState::Won as u8);
     let score = c.ask_u32(Request::GetCurrentLevelScore);
     assert_eq!(score, expected.score());
@@ -274,14 +276,7 @@ fn a_session_walks_every_request_and_state_with_the_games_results() {
     let birds = lv[0].level.birds.len() as u32;
     assert!(score >= 5_000 + 10_000 * (birds - 1), "{score}");
     // After the end: a shot is refused.
-    assert_eq!(
-        c.ask_u8(Request::Shoot {
-            aim: Aim::Cartesian,
-            fast: true,
-            shot: args
-        }),
-        0
-    );
+    assert_eq!(c.shoot(true, args), 0);
     assert!(server.log_has("shot refused: the level has ended"));
 
     // Restart: the same level in play again, score 0; next available: level 2.
@@ -307,14 +302,7 @@ fn a_session_walks_every_request_and_state_with_the_games_results() {
             });
             assert_eq!(c.bytes(1), [1]);
         } else {
-            assert_eq!(
-                c.ask_u8(Request::Shoot {
-                    aim: Aim::Cartesian,
-                    fast: true,
-                    shot: down
-                }),
-                1
-            );
+            assert_eq!(c.shoot(true, down), 1);
         }
     }
     assert_eq!(c.state(), GameState::Lost as u8);
@@ -329,13 +317,13 @@ fn a_session_walks_every_request_and_state_with_the_games_results() {
 
     // Novelty reports are accepted and logged; a level out of range is refused.
     assert_eq!(
-        c.ask_u8(Request::ReportNoveltyLikelihood {
+        c.ask_u8(Request::ReportNoveltyLikelihood(NoveltyReport {
             likelihood: 0.9,
             non_likelihood: 0.1,
             ids: vec![1, -2, -398879789],
             level: 0,
             description: vec![],
-        }),
+        })),
         1
     );
     assert_eq!(
@@ -490,14 +478,7 @@ fn two_clients_play_apart_and_a_silent_or_vanishing_one_stalls_nobody() {
     let (ta, tb) = (a.truth(false).1, b.truth(false).1);
     assert_ne!(ta, tb);
     let (down, _) = screen_shot(&lv[0], 0, 300);
-    assert_eq!(
-        a.ask_u8(Request::Shoot {
-            aim: Aim::Cartesian,
-            fast: false,
-            shot: down
-        }),
-        1
-    );
+    assert_eq!(a.shoot(false, down), 1);
     // b's level did not move.
     assert_eq!(b.truth(false).1, tb);
     assert_eq!(b.ask_u32(Request::GetCurrentLevel), 2);
