@@ -14,6 +14,7 @@
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
 use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
+use crate::slurm::{Extra, Study};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -237,12 +238,8 @@ fn report(job: &Job, params: Params, states: &[ChunkState]) -> Report {
 pub const COMMAND: &str = "diversity";
 
 /// The study to `rephyre merge` and `rephyre slurm`.
-pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
-    "diversity",
-    COMMAND,
-    "diversity.csv",
-    &[(crate::slurm::Extra::Plot, "diversity.svg")],
-);
+pub const SLURM: Study =
+    Study::checkpointed(COMMAND, "diversity.csv", &[(Extra::Plot, "diversity.svg")]);
 
 impl Params {
     /// The canonical arguments of a run with these parameters.

@@ -6,6 +6,7 @@
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
 use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
+use crate::slurm::{Extra, Study};
 use crate::stats::mean_and_sample_std;
 use agents::auccess::{auccess, success_curve, SolvedAt};
 use anyhow::Result;
@@ -190,11 +191,10 @@ fn report(params: Params, states: &[TaskState]) -> Report {
 pub const COMMAND: &str = "random-curve";
 
 /// The study to `rephyre merge` and `rephyre slurm`.
-pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
-    "random-curve",
+pub const SLURM: Study = Study::checkpointed(
     COMMAND,
     "random-curve.csv",
-    &[(crate::slurm::Extra::Plot, "random-curve.svg")],
+    &[(Extra::Plot, "random-curve.svg")],
 );
 
 impl Params {

@@ -48,18 +48,18 @@ pub struct Study {
 }
 
 impl Study {
-    /// A study run by its own command under its own name, checkpointed with `--checkpoint` and
-    /// resumed with `--resume`, whose merge writes `report` and `extras`.
+    /// A study run by its own `command` (also its name and what its part files record),
+    /// checkpointed with `--checkpoint` and resumed with `--resume`, whose merge writes `report`
+    /// and `extras`.
     pub const fn checkpointed(
-        name: &'static str,
-        part_command: &'static str,
+        command: &'static str,
         report: &'static str,
         extras: &'static [(Extra, &'static str)],
     ) -> Study {
         Study {
-            slurm_name: name,
-            command: name,
-            part_command,
+            slurm_name: command,
+            command,
+            part_command: command,
             report,
             extras,
             json: false,

@@ -144,7 +144,7 @@ pub const TABLES_SLURM: crate::slurm::Study = crate::slurm::Study {
     command: "eval",
     report: "eval",
     checkpoint: ("--cache", false),
-    ..crate::slurm::Study::checkpointed(TABLES_COMMAND, TABLES_COMMAND, "", &[])
+    ..crate::slurm::Study::checkpointed(TABLES_COMMAND, "", &[])
 };
 
 fn tables<'a>(set: &'a TaskSet, tiers: &[Tier], actions: usize, seed: u64) -> Result<Tables<'a>> {

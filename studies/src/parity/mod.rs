@@ -278,7 +278,7 @@ pub const COMMAND: &str = "parity";
 pub const SLURM: crate::slurm::Study = crate::slurm::Study {
     report: "parity.md",
     json: true,
-    ..crate::slurm::Study::checkpointed("parity", COMMAND, "", &[])
+    ..crate::slurm::Study::checkpointed(COMMAND, "", &[])
 };
 
 /// Where the reference rows come from: the built-in copy, or a file.

@@ -16,7 +16,6 @@ pub const SLURM: crate::slurm::Study = crate::slurm::Study {
     input_files: &["--model"],
     ..crate::slurm::Study::checkpointed(
         COMMAND,
-        COMMAND,
         "phyq-eval.csv",
         &[
             (crate::slurm::Extra::Summary, "phyq-eval.md"),

@@ -16,6 +16,7 @@ use crate::action_text;
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::tasks_fingerprint;
 use crate::shard::{self, arg, tier_arg, Args, Merged, Part, Shard};
+use crate::slurm::{Extra, Study};
 use crate::stats::{decide, Decision};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -629,11 +630,10 @@ fn rows(job: &Job, states: &[TaskState]) -> Vec<Row> {
 pub const COMMAND: &str = "solvability";
 
 /// The study to `rephyre merge` and `rephyre slurm`.
-pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
-    "solvability",
+pub const SLURM: Study = Study::checkpointed(
     COMMAND,
     "solvability.csv",
-    &[(crate::slurm::Extra::Summary, "solvability.md")],
+    &[(Extra::Summary, "solvability.md")],
 );
 
 /// Run shard `shard` of the study on `tasks` (one runner task per task).

@@ -22,6 +22,7 @@ use crate::parity::{builtin_reference, parse_reference, RowKind};
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::selection::{check_templates, tasks_fingerprint};
 use crate::shard::{self, arg, parse_tier, Args, Merged, Part, Shard};
+use crate::slurm::{Extra, Study};
 use anyhow::{bail, Context, Result};
 use derive_more::AddAssign;
 use rayon::prelude::*;
@@ -605,12 +606,8 @@ fn job<'a>(
 pub const COMMAND: &str = "witness";
 
 /// The study to `rephyre merge` and `rephyre slurm`.
-pub const SLURM: crate::slurm::Study = crate::slurm::Study::checkpointed(
-    "witness",
-    COMMAND,
-    "witness.csv",
-    &[(crate::slurm::Extra::Summary, "witness.md")],
-);
+pub const SLURM: Study =
+    Study::checkpointed(COMMAND, "witness.csv", &[(Extra::Summary, "witness.md")]);
 
 /// The canonical arguments of a witness run: the parameters, each task's tier and, for a
 /// `--retry`, the file (absolute path and a hash of its text, checked again by the merge).
