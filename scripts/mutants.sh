@@ -7,7 +7,9 @@
 #
 # SCOPE (default rules):
 #   rules      phyq/src/game/rules.rs: damage, explosions, the launch, the score's points
-#   game       phyq/src/game/*.rs: the rules as the game applies them, shots, aim, soundness
+#   play       phyq/src/game/play/*.rs: the rules as a step applies them (collisions, damage,
+#              the birds' powers, what happens after a step)
+#   game       phyq/src/game/ whole: rules, play, shots, aim, soundness
 #   generator  phyq/src/generator/*.rs
 #   score      studies/src/phyq/score.rs: the Phy-Q score (the paper's equations 1-2), pass rates
 # Mutants are built and tested in the tests profile against the fast suites: phyq's (the unit
@@ -40,11 +42,12 @@ case $SCOPE in
   # The drag clamp's `len > drag_radius` as `>=`: at exactly the radius both give the offset.
   rules) SCOPE_ARGS=(-p phyq -f phyq/src/game/rules.rs "${PHYQ_TESTS[@]}"
     -E 'replace > with >= in launch$') ;;
-  game) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/*.rs' "${PHYQ_TESTS[@]}") ;;
+  play) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/play/*.rs' "${PHYQ_TESTS[@]}") ;;
+  game) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/*.rs' -f 'phyq/src/game/play/*.rs' "${PHYQ_TESTS[@]}") ;;
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' "${PHYQ_TESTS[@]}") ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
     --cargo-test-arg=--lib --cargo-test-arg=--test=phyq_score) ;;
-  *) echo "unknown scope $SCOPE (rules, game, generator, score)" >&2; exit 2 ;;
+  *) echo "unknown scope $SCOPE (rules, play, game, generator, score)" >&2; exit 2 ;;
 esac
 if ! command -v cargo-mutants >/dev/null; then
   cargo install cargo-mutants --locked >/dev/null 2>&1 || { echo "cargo-mutants could not be installed" >&2; exit 1; }

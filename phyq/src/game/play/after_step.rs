@@ -79,3 +79,31 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Role, IMMORTAL_STEPS};
+    use crate::game::Game;
+    use engine::Fixed;
+
+    /// A thing's immortality lasts [`IMMORTAL_STEPS`] from its own creation (`ABGameObject`
+    /// times it from its `Start`), not from the level's: a pig made at step 7 (as a bird or an
+    /// egg made mid-level is) keeps its 10,000 until step 107, then has its catalogue life.
+    #[test]
+    fn immortality_ends_two_seconds_after_each_things_creation() {
+        let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/></GameObjects></Level>"#;
+        let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+        for _ in 0..7 {
+            g.step_idle();
+        }
+        let pig = g.things.iter().position(|t| t.role == Role::Pig).unwrap();
+        g.things[pig].born = 7;
+        let immortal = Some(Fixed::from_int(10_000));
+        while g.steps() < 7 + IMMORTAL_STEPS - 1 {
+            g.step_idle();
+            assert_eq!(g.lives(), vec![immortal], "step {}", g.steps());
+        }
+        g.step_idle();
+        assert_eq!(g.lives(), vec![Some(Fixed::ONE)], "step {}", g.steps());
+    }
+}
