@@ -611,6 +611,39 @@ fn a_body_entirely_beyond_the_level_edge_dies() {
     assert_eq!(g.pigs_left(), 1);
 }
 
+/// `ABBird.CheckVelocityToDie`: 3 s after its first collision a bird checks its speed, then
+/// every second, and dies at the first check that finds it under 0.001 m/s. A red bird shot
+/// straight down (released 1 m above the rest point: (0, −10) m/s) bounces on the ground: still
+/// bouncing at the first check (150 steps after its first collision), lying still well before
+/// the second (200 steps after), which it does not outlive by a step.
+#[test]
+fn a_bird_at_rest_dies_at_the_first_speed_check_that_finds_it_still() {
+    let mut g = launched("BirdRed", FAR_PIG, (0.0, 1.0), None);
+    let v = |g: &Game| flying(g)[0].2;
+    // The first collision: the step whose velocity turns up (the first bounce).
+    let mut last = v(&g).y;
+    while v(&g).y <= last {
+        last = v(&g).y;
+        g.step_idle();
+        assert!(g.steps() < 200, "no bounce");
+    }
+    let collided = g.steps();
+    assert!(collided > 101, "the bird left the slingshot first");
+    while !flying(&g).is_empty() {
+        let since = g.steps() - collided;
+        let speed = v(&g).length().to_f64();
+        if since == 150 {
+            assert!(speed > 0.1, "bouncing at the first check: {speed}");
+        }
+        if since >= 180 {
+            assert!(speed < 0.001, "still at +{since}: {speed}");
+        }
+        g.step_idle();
+        assert!(g.steps() <= collided + 200, "alive after its second check");
+    }
+    assert_eq!(g.steps(), collided + 200, "gone at the second check");
+}
+
 /// A level is passed when every pig is destroyed, not before.
 #[test]
 fn a_level_is_passed_when_every_pig_is_destroyed() {

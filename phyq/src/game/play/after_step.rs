@@ -82,17 +82,22 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::{Role, IMMORTAL_STEPS};
-    use crate::game::Game;
-    use engine::Fixed;
+    use super::{Role, BIRD_LIFETIME_STEPS, IMMORTAL_STEPS};
+    use crate::game::{Game, Shot};
+    use engine::{Fixed, Vec2};
+
+    /// A level 35 m wide with one red bird and a small pig far to the right on the ground.
+    fn game() -> Game {
+        let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/></GameObjects></Level>"#;
+        Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap()
+    }
 
     /// A thing's immortality lasts [`IMMORTAL_STEPS`] from its own creation (`ABGameObject`
     /// times it from its `Start`), not from the level's: a pig made at step 7 (as a bird or an
     /// egg made mid-level is) keeps its 10,000 until step 107, then has its catalogue life.
     #[test]
     fn immortality_ends_two_seconds_after_each_things_creation() {
-        let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/></GameObjects></Level>"#;
-        let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+        let mut g = game();
         for _ in 0..7 {
             g.step_idle();
         }
@@ -105,5 +110,33 @@ mod tests {
         }
         g.step_idle();
         assert_eq!(g.lives(), vec![Some(Fixed::ONE)], "step {}", g.steps());
+    }
+
+    /// `ABBird.lifeTime`: a launched bird dies 20 s ([`BIRD_LIFETIME_STEPS`]) after it left
+    /// the slingshot, whatever it is doing: here one still in its first flight, its launch
+    /// moved back to 2 steps short of the lifetime.
+    #[test]
+    fn a_bird_dies_twenty_seconds_after_its_launch() {
+        let mut g = game();
+        // 20 s of waiting first, so that the launch can be moved back a whole lifetime.
+        while g.steps() < BIRD_LIFETIME_STEPS {
+            g.step_idle();
+        }
+        let full_drag = Shot {
+            release: Vec2::new(-Fixed::ONE, Fixed::ZERO),
+            tap: None,
+        };
+        assert!(g.launch(&full_drag).unwrap());
+        let bird = g.things.iter().position(|t| t.role == Role::Bird).unwrap();
+        let flight = g.things[bird].flight.as_mut().unwrap();
+        flight.since = g.step + 2 - BIRD_LIFETIME_STEPS;
+        g.step_idle();
+        let t = &g.things[bird];
+        assert!(
+            t.alive && t.flight.unwrap().collided.is_none(),
+            "in flight, alive"
+        );
+        g.step_idle();
+        assert!(!g.things[bird].alive, "20 s after its launch");
     }
 }
