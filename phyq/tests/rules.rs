@@ -596,7 +596,7 @@ fn a_body_entirely_beyond_the_level_edge_dies() {
     let mut g = Game::new(&level(&["BirdRed"], &objects)).unwrap();
     g.step_idle();
     let immortal = Some(Fixed::from_int(10_000));
-    let expected = vec![Some(Fixed::ONE), None, None, immortal, immortal, immortal];
+    let expected = [Some(Fixed::ONE), None, None, immortal, immortal, immortal];
     assert_eq!(g.lives()[1..], expected[1..], "after the first step");
     for _ in 0..149 {
         g.step_idle();
