@@ -575,8 +575,8 @@ fn objects_are_immortal_for_their_first_2_seconds() {
 /// `ABGameObject.DestroyIfOutScreen`: a body entirely beyond the level's edge dies. The test
 /// level is 2 wide, 35 m: x within ±17.5. A RectSmall is 0.7636 m long (half 0.3818): lying at
 /// x = ±18 it spans 17.62–18.38 m from the centre, entirely beyond, and dies at the first step;
-/// at x = 17.8 (origin beyond, but reaching back to 17.42) it stays, as does a RectBig (1.886 m)
-/// at x = 18.2 (from 17.257) and a platform, which nothing removes. The steps after a removal
+/// at x = ±17.8 (origin beyond, but reaching back to ±17.42) it stays, as does a RectBig
+/// (1.886 m) at x = 18.2 (from 17.257) and a platform, which nothing removes. The steps after a removal
 /// pass over the dead body.
 #[test]
 fn a_body_entirely_beyond_the_level_edge_dies() {
@@ -589,6 +589,7 @@ fn a_body_entirely_beyond_the_level_edge_dies() {
         block("RectSmall", "-18"),
         block("RectSmall", "17.8"),
         block("RectBig", "18.2"),
+        block("RectSmall", "-17.8"),
         r#"<Platform type="Platform" x="19" y="-3" rotation="0" scaleX="1" scaleY="1"/>"#
             .to_string(),
     ]
@@ -596,18 +597,26 @@ fn a_body_entirely_beyond_the_level_edge_dies() {
     let mut g = Game::new(&level(&["BirdRed"], &objects)).unwrap();
     g.step_idle();
     let immortal = Some(Fixed::from_int(10_000));
-    let expected = [Some(Fixed::ONE), None, None, immortal, immortal, immortal];
+    let expected = [
+        Some(Fixed::ONE),
+        None,
+        None,
+        immortal,
+        immortal,
+        immortal,
+        immortal,
+    ];
     assert_eq!(g.lives()[1..], expected[1..], "after the first step");
     for _ in 0..149 {
         g.step_idle();
     }
     let lives = g.lives();
     assert_eq!(
-        [lives[1], lives[2], lives[5]],
+        [lives[1], lives[2], lives[6]],
         [None, None, immortal],
         "step 150"
     );
-    assert!(lives[3].is_some() && lives[4].is_some(), "{lives:?}");
+    assert!(lives[3..6].iter().all(Option::is_some), "{lives:?}");
     assert_eq!(g.pigs_left(), 1);
 }
 

@@ -92,6 +92,37 @@ mod tests {
         Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap()
     }
 
+    /// "Entirely beyond the edge" is strict, on both sides: a block whose near side lies
+    /// exactly on the edge stays, one a raw unit (2⁻³² m) further out dies. The edge is moved to
+    /// the block (the level's half width set to its box's side) rather than the block to it.
+    #[test]
+    fn a_body_whose_near_side_is_on_the_edge_stays() {
+        for x in ["18", "-18"] {
+            let xml = format!(
+                r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/><Block type="RectSmall" material="wood" x="{x}" y="-3.3" rotation="0"/></GameObjects></Level>"#
+            );
+            let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+            let block = g
+                .things
+                .iter()
+                .position(|t| matches!(t.role, Role::Block(_)))
+                .unwrap();
+            let b = g.world.body(g.things[block].body).unwrap();
+            let bounds = b.parts()[0].aabb(b.transform());
+            let near = if x.starts_with('-') {
+                -bounds.upper.x
+            } else {
+                bounds.lower.x
+            };
+            g.half_width = near;
+            g.remove_out_of_world();
+            assert!(g.things[block].alive, "x = {x}: on the edge");
+            g.half_width = near - Fixed::from_raw(1);
+            g.remove_out_of_world();
+            assert!(!g.things[block].alive, "x = {x}: beyond the edge");
+        }
+    }
+
     /// A thing's immortality lasts [`IMMORTAL_STEPS`] from its own creation (`ABGameObject`
     /// times it from its `Start`), not from the level's: a pig made at step 7 (as a bird or an
     /// egg made mid-level is) keeps its 10,000 until step 107, then has its catalogue life.
