@@ -61,8 +61,9 @@ impl Game {
             let expired = step - f.since >= BIRD_LIFETIME_STEPS;
             let slow = f.collided.is_some_and(|c| {
                 let since = step - c;
+                // The checks fall on multiples of the period, the first included.
                 since >= BIRD_FIRST_CHECK_STEPS
-                    && (since - BIRD_FIRST_CHECK_STEPS).is_multiple_of(BIRD_CHECK_EVERY_STEPS)
+                    && since.is_multiple_of(BIRD_CHECK_EVERY_STEPS)
                     && self
                         .world
                         .body(t.body)

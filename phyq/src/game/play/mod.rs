@@ -33,6 +33,8 @@ const BIRD_LIFETIME_STEPS: u32 = 20 * STEPS_PER_SECOND;
 /// when it is under 0.001 m/s (`ABBird.CheckVelocityToDie`).
 const BIRD_FIRST_CHECK_STEPS: u32 = 3 * STEPS_PER_SECOND;
 const BIRD_CHECK_EVERY_STEPS: u32 = STEPS_PER_SECOND;
+// The first check is a whole number of periods after the collision (`bird_timers` counts on it).
+const _: () = assert!(BIRD_FIRST_CHECK_STEPS.is_multiple_of(BIRD_CHECK_EVERY_STEPS));
 /// The longest a shot runs before the next bird (60 s of game time), when the world has not
 /// come to rest by then.
 pub const MAX_SHOT_STEPS: u32 = 60 * STEPS_PER_SECOND;
