@@ -454,6 +454,45 @@ fn a_block_landing_takes_half_its_momentum_times_11_22_less_its_defence() {
     );
 }
 
+/// A platform (kinematic, its prefab's mass 1 kg, never moving) hit by a falling block is its
+/// attacker (its velocity's projection on the relative velocity, 0, exceeds the block's,
+/// −v²): the block takes |v_rel| · 1 · 11.22 · ½ − defence; the platform takes nothing and a
+/// hit by no bird gives no points.
+#[test]
+fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
+    // A wood RectBig released at y = 8 over a platform 2.56 m wide whose top is at 0.32 lands
+    // in the opening (immortal: life 10,000 less the damage), after falling 7.588 m: k steps
+    // with 0.00188352 · k(k+1)/2 ≥ 7.588, k = 89 (7.5434 m; 7.6277 after 90), the contact
+    // beginning in step 90 with the velocity of step 89: 89 · 0.094176 = 8.381664 m/s.
+    // Damage 8.381664 · 1 · 5.61 − 2.5 = 44.52113504.
+    let mut g = Game::new(&level(
+        &["BirdRed"],
+        &format!(
+            r#"{FAR_PIG}<Block type="RectBig" material="wood" x="0" y="8"/><Platform type="Platform" x="0" y="0" rotation="0" scaleX="4" scaleY="1"/>"#
+        ),
+    ))
+    .unwrap();
+    let block = g.objects().nth(1).unwrap().2;
+    let (before, n) = step_until_hurt(&mut g, 1, block);
+    let k = n - 1;
+    assert_eq!(k, 89, "landed after {k} steps");
+    let speed = f64::from(k) * G48;
+    close_v(before, (0.0, -speed), "falling block before it lands");
+    let damage = speed * 11.22 * 0.5 - 2.5;
+    close(g.lives()[1].unwrap(), 10_000.0 - damage, "the block's life");
+    close(
+        g.lives()[1].unwrap(),
+        10_000.0 - 44.521_135_04,
+        "the block's life (decimal)",
+    );
+    assert_eq!(
+        g.lives()[2],
+        Some(Fixed::from_int(10_000)),
+        "the platform's"
+    );
+    assert_eq!(g.score(), 0, "no bird, no points");
+}
+
 /// `OnCollisionEnter2D` comes once per pair of colliders as it begins to touch, however many
 /// of the engine's convex parts touch: a BasicBig pig (one enabled collider, a polygon of 12
 /// parts) lands with two parts at once and takes one damage, not two.
@@ -501,11 +540,13 @@ fn a_bird_damages_a_block_by_its_multiplier_for_the_material() {
     // |v_rel| = √(25 + 1.224288²) = 5.147706393. Damage 5.147706393 · 0.482548632 · m ·
     // 11.22 − defence: wood (m 2.4, defence 2.5) 64.389654900, life 100 − that =
     // 35.610345100; stone (1, 15) 12.870689542, life 127.129310458; ice (1.2, 2)
-    // 31.444827450, life 33.555172550.
-    for (material, multiplier, defence, life, left) in [
-        ("wood", 2.4, 2.5, 100.0, 35.610_345_100),
-        ("stone", 1.0, 15.0, 140.0, 127.129_310_458),
-        ("ice", 1.2, 2.0, 65.0, 33.555_172_550),
+    // 31.444827450, life 33.555172550. The hit's points (`hit_points`): round(damage) · 10 when
+    // the life left still exceeds the damage: wood none (35.6 < 64.4), stone 13 · 10, ice
+    // 31 · 10 (33.56 − 31.44 > 0).
+    for (material, multiplier, defence, life, left, points) in [
+        ("wood", 2.4, 2.5, 100.0, 35.610_345_100, 0),
+        ("stone", 1.0, 15.0, 140.0, 127.129_310_458, 130),
+        ("ice", 1.2, 2.0, 65.0, 33.555_172_550, 310),
     ] {
         let objects = format!(
             r#"{FAR_PIG}<Block type="RectBig" material="{material}" x="-11" y="-2.557" rotation="90"/>"#
@@ -533,6 +574,7 @@ fn a_bird_damages_a_block_by_its_multiplier_for_the_material() {
             left,
             &format!("{material} (decimal)"),
         );
+        assert_eq!(g.score(), points, "{material}: the hit's points");
         assert_eq!(k, 13, "{material}");
     }
 }

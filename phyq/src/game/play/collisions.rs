@@ -169,12 +169,11 @@ impl Game {
         }
     }
 
-    /// The points of a bird's hit that left the thing alive ([`hit_points`]).
+    /// The points of a bird's hit ([`hit_points`]: none for a hit of no damage, nor for one
+    /// that left the thing's life at or below the damage, a destroyed thing's among them).
     pub(super) fn score_hit(&mut self, ti: u32, damage: Fixed) {
-        let t = &self.things[ti as usize];
-        if t.alive && damage > Fixed::ZERO {
-            self.points = self.points.saturating_add(hit_points(damage, t.life));
-        }
+        let life = self.things[ti as usize].life;
+        self.points = self.points.saturating_add(hit_points(damage, life));
     }
 
     /// Removes a thing from the world (its collider disabled at once, as `Die` does).
