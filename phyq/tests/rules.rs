@@ -351,8 +351,14 @@ fn the_black_bird_explodes_with_area_3_power_4_damage_20() {
     // Impulse 4 · 0.496078900 · (1.5, 0.188224) / d = (1.968875287, 0.247059721); over
     // 1.388096 kg Δv = (1.418399943, 0.177984607); after the step
     // (1.418399943, −10.736064 + 0.177984607 − 0.094176) = (1.418399943, −10.652255393).
-    let objects = format!("{FAR_PIG}{}", falling_stone(-8.85));
+    // A platform 2.4 m above the centre is inside the blast and takes nothing from it: neither
+    // damage (its life stays 10,000) nor a push (it never moves).
+    let platform =
+        r#"<Platform type="Platform" x="-10.35" y="0.5" rotation="0" scaleX="1" scaleY="1"/>"#;
+    let objects = format!("{FAR_PIG}{}{platform}", falling_stone(-8.85));
     let mut g = before_tap("BirdBlack", &objects);
+    let platform = g.objects().nth(2).unwrap().2;
+    let platform_at = g.world().body(platform).unwrap().position();
     assert_eq!(
         g.lives()[1],
         Some(Fixed::from_int(140)),
@@ -366,6 +372,16 @@ fn the_black_bird_explodes_with_area_3_power_4_damage_20() {
     let stone = g.objects().nth(1).unwrap().2;
     let v = g.world().body(stone).unwrap().linear_velocity();
     close_v(v, (1.418_399_943, -10.652_255_393), "stone after the blast");
+    assert_eq!(
+        lives[2],
+        Some(Fixed::from_int(10_000)),
+        "the platform's life"
+    );
+    let p = g.world().body(platform).unwrap();
+    assert_eq!(
+        (p.position(), p.linear_velocity()),
+        (platform_at, Vec2::ZERO)
+    );
 }
 
 /// TNT destroyed explodes (`ABTNT.Die` → `Explode`, `_explosionArea` 2.5, `_explosionPower`
@@ -454,10 +470,10 @@ fn a_block_landing_takes_half_its_momentum_times_11_22_less_its_defence() {
     );
 }
 
-/// A platform (kinematic, its prefab's mass 1 kg, never moving) hit by a falling block is its
-/// attacker (its velocity's projection on the relative velocity, 0, exceeds the block's,
-/// −v²): the block takes |v_rel| · 1 · 11.22 · ½ − defence; the platform takes nothing and a
-/// hit by no bird gives no points.
+/// A platform (kinematic, its prefab's mass 1 kg, never moving) hit by a falling block that
+/// does not bounce is its attacker (its velocity's projection on the relative velocity, 0,
+/// exceeds the block's after the step, still downward): the block takes |v_rel| · 1 · 11.22 ·
+/// ½ − defence; the platform takes nothing and a hit by no bird gives no points.
 #[test]
 fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
     // A wood RectBig released at y = 8 over a platform 2.56 m wide whose top is at 0.32 lands
@@ -491,6 +507,30 @@ fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
         "the platform's"
     );
     assert_eq!(g.score(), 0, "no bird, no points");
+}
+
+/// A destroyed block gives 500 points (`ABBlock.Die`), a hit by no bird none. A wood RectSmall
+/// (life 50, defence 2.5) released at y = 10.5 over the platform of the test above lands after
+/// the opening: its bottom (10.408) falls to the platform's top (0.32), 10.088 m, passed in step
+/// 103 (10.0011 m after 102 steps, 10.1960 after 103), at 102 · 0.094176 = 9.605952 m/s: the
+/// platform's hit, 9.605952 · 1 · 5.61 − 2.5 = 51.389 > 50, destroys it.
+#[test]
+fn a_destroyed_block_gives_500_points() {
+    let mut g = Game::new(&level(
+        &["BirdRed"],
+        &format!(
+            r#"{FAR_PIG}<Block type="RectSmall" material="wood" x="0" y="10.5"/><Platform type="Platform" x="0" y="0" rotation="0" scaleX="4" scaleY="1"/>"#
+        ),
+    ))
+    .unwrap();
+    g.settle();
+    let block = g.objects().nth(1).unwrap().2;
+    let (before, n) = step_until_hurt(&mut g, 1, block);
+    let k = 100 + n - 1;
+    assert_eq!(k, 102, "landed after {k} steps");
+    close_v(before, (0.0, -9.605_952), "falling block before it lands");
+    assert_eq!(g.lives()[1], None, "destroyed");
+    assert_eq!(g.score(), 500);
 }
 
 /// `OnCollisionEnter2D` comes once per pair of colliders as it begins to touch, however many
