@@ -239,6 +239,38 @@ fn the_yellow_bird_gains_4_over_its_mass_along_its_flight() {
     );
 }
 
+/// A bird's power is used only before its first collision (`ABBird`'s `IsFlying` ends at its
+/// first `OnCollisionEnter2D`): a yellow bird shot at 5 m/s into a standing block at x = −9
+/// (its face at −9.092, reached at about 0.7 s, past the point in front of the slingshot,
+/// −10.15) and tapped at 1 s plays exactly as the same shot untapped, step for step.
+#[test]
+fn a_tap_after_the_birds_first_collision_does_nothing() {
+    let objects = format!(
+        r#"{FAR_PIG}<Block type="RectBig" material="stone" x="-9" y="-2.557" rotation="90"/>"#
+    );
+    let mut tapped = launched("BirdYellow", &objects, (-0.5, 0.0), Some(1.0));
+    let mut untapped = launched("BirdYellow", &objects, (-0.5, 0.0), None);
+    let block = untapped.objects().nth(1).unwrap().2;
+    let hit = step_until_hurt(&mut untapped, 1, block).1;
+    assert!(
+        (30..45).contains(&hit),
+        "the block is hit {hit} steps after the launch"
+    );
+    for _ in 0..hit {
+        tapped.step_idle();
+    }
+    for _ in 0..60 {
+        assert_eq!(
+            tapped.state_hash(),
+            untapped.state_hash(),
+            "step {}",
+            tapped.steps()
+        );
+        tapped.step_idle();
+        untapped.step_idle();
+    }
+}
+
 /// `ABBird.IsInFrontOfSlingshot`, checked when a shot's tap comes: a tap before the bird is in
 /// front is spent for nothing; a press ([`Game::tap_now`]) before then does nothing at all.
 #[test]
