@@ -565,6 +565,28 @@ fn a_destroyed_block_gives_500_points() {
     assert_eq!(g.score(), 500);
 }
 
+/// A body of two colliders is hit once per collider: a wood SquareHole (defence 2.5; a box
+/// collider and the outline of its hole, `SquareHole.prefab`) landing flat on the ground
+/// touches it with both at once and takes |v| · m · 11.22 · ½ − 2.5 twice (`OnCollisionEnter2D`
+/// on each of its colliders), here from the 10,000 of the opening.
+#[test]
+fn a_body_of_two_colliders_landing_is_hit_once_per_collider() {
+    let mut g = Game::new(&level(
+        &["BirdRed"],
+        &format!(r#"{FAR_PIG}<Block type="SquareHole" material="wood" x="0" y="2"/>"#),
+    ))
+    .unwrap();
+    let block = g.objects().nth(1).unwrap().2;
+    let mass = g.world().body(block).unwrap().mass().to_f64();
+    let (before, n) = step_until_hurt(&mut g, 1, block);
+    assert!(n < 100, "it lands in the opening (step {n})");
+    let speed = f64::from(n - 1) * G48;
+    close_v(before, (0.0, -speed), "falling block before it lands");
+    let damage = speed * mass * 11.22 * 0.5 - 2.5;
+    assert!(damage > 10.0, "{damage}");
+    close(g.lives()[1].unwrap(), 10_000.0 - 2.0 * damage, "hit twice");
+}
+
 /// `OnCollisionEnter2D` comes once per pair of colliders as it begins to touch, however many
 /// of the engine's convex parts touch: a BasicBig pig (one enabled collider, a polygon of 12
 /// parts) lands with two parts at once and takes one damage, not two.
