@@ -502,6 +502,13 @@ fn a_block_landing_takes_half_its_momentum_times_11_22_less_its_defence() {
     );
 }
 
+/// A game of one red bird, the far pig, `block` and a platform 2.56 m wide (scale 4 × 1 of
+/// 0.64 m) centred at the origin, its top at 0.32: the objects in that order.
+fn over_a_platform(block: &str) -> Game {
+    let platform = r#"<Platform type="Platform" x="0" y="0" rotation="0" scaleX="4" scaleY="1"/>"#;
+    Game::new(&level(&["BirdRed"], &format!("{FAR_PIG}{block}{platform}"))).unwrap()
+}
+
 /// A platform (kinematic, its prefab's mass 1 kg, never moving) hit by a falling block that
 /// does not bounce is its attacker (its velocity's projection on the relative velocity, 0,
 /// exceeds the block's after the step, still downward): the block takes |v_rel| · 1 · 11.22 ·
@@ -513,13 +520,7 @@ fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
     // with 0.00188352 · k(k+1)/2 ≥ 7.588, k = 89 (7.5434 m; 7.6277 after 90), the contact
     // beginning in step 90 with the velocity of step 89: 89 · 0.094176 = 8.381664 m/s.
     // Damage 8.381664 · 1 · 5.61 − 2.5 = 44.52113504.
-    let mut g = Game::new(&level(
-        &["BirdRed"],
-        &format!(
-            r#"{FAR_PIG}<Block type="RectBig" material="wood" x="0" y="8"/><Platform type="Platform" x="0" y="0" rotation="0" scaleX="4" scaleY="1"/>"#
-        ),
-    ))
-    .unwrap();
+    let mut g = over_a_platform(r#"<Block type="RectBig" material="wood" x="0" y="8"/>"#);
     let block = g.objects().nth(1).unwrap().2;
     let (before, n) = step_until_hurt(&mut g, 1, block);
     let k = n - 1;
@@ -548,13 +549,7 @@ fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
 /// platform's hit, 9.605952 · 1 · 5.61 − 2.5 = 51.389 > 50, destroys it.
 #[test]
 fn a_destroyed_block_gives_500_points() {
-    let mut g = Game::new(&level(
-        &["BirdRed"],
-        &format!(
-            r#"{FAR_PIG}<Block type="RectSmall" material="wood" x="0" y="10.5"/><Platform type="Platform" x="0" y="0" rotation="0" scaleX="4" scaleY="1"/>"#
-        ),
-    ))
-    .unwrap();
+    let mut g = over_a_platform(r#"<Block type="RectSmall" material="wood" x="0" y="10.5"/>"#);
     g.settle();
     let block = g.objects().nth(1).unwrap().2;
     let (before, n) = step_until_hurt(&mut g, 1, block);
