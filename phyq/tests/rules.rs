@@ -542,6 +542,37 @@ fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
     assert_eq!(g.score(), 0, "no bird, no points");
 }
 
+/// Each side of a hit between two dynamic bodies has its own attacker, by the velocities after
+/// the step: a stone RectBig (1.388096 kg, defence 15) dropped from y = 2 onto an ice
+/// SquareTiny lying on the ground bounces back, so the tiny block (pressed, not moving up) is
+/// its own attacker and, light as it is, takes nothing, while the stone, its own attacker too,
+/// takes |v| · 1.388096 · 5.61 − 15 (both from the opening's 10,000).
+#[test]
+fn in_a_hit_between_two_bodies_each_side_has_its_own_attacker() {
+    let mut g = Game::new(&level(
+        &["BirdRed"],
+        &format!(
+            r#"{FAR_PIG}<Block type="RectBig" material="stone" x="0" y="2"/><Block type="SquareTiny" material="ice" x="0" y="-3.4"/>"#
+        ),
+    ))
+    .unwrap();
+    let stone = g.objects().nth(1).unwrap().2;
+    let (before, n) = step_until_hurt(&mut g, 1, stone);
+    assert!(n < 100, "it lands in the opening (step {n})");
+    let speed = f64::from(n - 1) * G48;
+    close_v(before, (0.0, -speed), "the stone before it lands");
+    close(
+        g.lives()[1].unwrap(),
+        10_000.0 - (speed * 1.388_096 * 5.61 - 15.0),
+        "the stone",
+    );
+    assert_eq!(
+        g.lives()[2],
+        Some(Fixed::from_int(10_000)),
+        "the tiny block"
+    );
+}
+
 /// A destroyed block gives 500 points (`ABBlock.Die`), a hit by no bird none. A wood RectSmall
 /// (life 50, defence 2.5) released at y = 10.5 over the platform of the test above lands after
 /// the opening: its bottom (10.408) falls to the platform's top (0.32), 10.088 m, passed in step
