@@ -2,7 +2,9 @@
 //! beyond the level's edges die, birds die of age or of rest.
 
 use super::IMMORTAL_STEPS;
-use super::{Game, Role, BIRD_CHECK_EVERY_STEPS, BIRD_FIRST_CHECK_STEPS, BIRD_LIFETIME_STEPS};
+use super::{
+    x_span, Game, Role, BIRD_CHECK_EVERY_STEPS, BIRD_FIRST_CHECK_STEPS, BIRD_LIFETIME_STEPS,
+};
 use engine::Fixed;
 
 impl Game {
@@ -33,13 +35,7 @@ impl Game {
             if x.abs() <= self.half_width {
                 continue;
             }
-            let xf = b.transform();
-            let (mut lo, mut hi) = (Fixed::MAX, Fixed::MIN);
-            for p in b.parts() {
-                let bb = p.aabb(xf);
-                lo = lo.min(bb.lower.x);
-                hi = hi.max(bb.upper.x);
-            }
+            let (lo, hi) = x_span(b);
             let half = (hi - lo) * Fixed::HALF;
             if x - half > self.half_width || x + half < -self.half_width {
                 out.push(i as u32);

@@ -175,6 +175,18 @@ pub fn settings() -> StepSettings {
     s
 }
 
+/// A body's horizontal span from its parts' boxes, (left, right): the width the reference
+/// reads of a collider's bounds (a bird in front of the slingshot, a body beyond the level).
+fn x_span(b: &engine::Body) -> (Fixed, Fixed) {
+    let xf = b.transform();
+    b.parts()
+        .iter()
+        .fold((Fixed::MAX, Fixed::MIN), |(lo, hi), p| {
+            let bounds = p.aabb(xf);
+            (lo.min(bounds.lower.x), hi.max(bounds.upper.x))
+        })
+}
+
 /// A world constant of `N` numbers (the catalogue is embedded and tested: a missing or malformed
 /// one is a bug).
 fn world_constant<const N: usize>(name: &str) -> [Fixed; N] {

@@ -1,7 +1,7 @@
 //! A bird's power at its tap (`SpecialAttack` of each bird's script), used only in front of
 //! the slingshot.
 
-use super::{body_def, extra, Flight, Game, Role};
+use super::{body_def, extra, x_span, Flight, Game, Role};
 use crate::catalogue::{catalogue, BirdKind, Kind};
 use crate::game::rules::in_front_of_slingshot;
 use crate::number::radians;
@@ -14,13 +14,7 @@ impl Game {
     pub(super) fn in_front_of_slingshot(&self, ti: u32) -> bool {
         let t = &self.things[ti as usize];
         let b = self.world.body(t.body).expect("a bird's body");
-        let (lo, hi) = b
-            .parts()
-            .iter()
-            .fold((Fixed::MAX, Fixed::MIN), |(lo, hi), p| {
-                let bounds = p.aabb(b.transform());
-                (lo.min(bounds.lower.x), hi.max(bounds.upper.x))
-            });
+        let (lo, hi) = x_span(b);
         in_front_of_slingshot(
             b.position().x,
             hi - lo,
