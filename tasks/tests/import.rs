@@ -1,4 +1,5 @@
-//! The importer of the original task file: round trips through a Thrift writer written here,
+//! The importer of the original task file: round trips through Apache Thrift's own binary
+//! protocol writer (an implementation independent of ours, as the original's file was written),
 //! unknown fields of every type, and every kind of malformed input (truncated, bit-flipped,
 //! foreign, oversized, schema violations) — each an error, never a panic.
 #![allow(clippy::float_arithmetic)]
@@ -9,79 +10,111 @@ use std::path::PathBuf;
 use engine::{BodyKind, Fixed};
 use tasks::import::{decompress_xz, import_phyre, import_phyre_thrift};
 use tasks::{ImportError, Part, Task, TaskError, TaskSet, ThriftErrorKind, Tier};
+use thrift::protocol::{
+    TBinaryOutputProtocol, TFieldIdentifier, TListIdentifier, TMapIdentifier, TOutputProtocol,
+    TSetIdentifier, TType,
+};
 
-const STOP: u8 = 0;
-const BOOL: u8 = 2;
-const BYTE: u8 = 3;
-const DOUBLE: u8 = 4;
-const I16: u8 = 6;
-const I32: u8 = 8;
-const I64: u8 = 10;
-const STRING: u8 = 11;
-const STRUCT: u8 = 12;
-const MAP: u8 = 13;
-const SET: u8 = 14;
-const LIST: u8 = 15;
+/// A task file being written: Thrift's binary protocol (as the original used) into memory. Its
+/// calls cannot fail (the transport is a `Vec`), hence the unwraps.
+struct W(TBinaryOutputProtocol<Vec<u8>>);
 
-/// A minimal TBinaryProtocol writer.
-#[derive(Default)]
-struct W(Vec<u8>);
+impl Default for W {
+    fn default() -> W {
+        W(TBinaryOutputProtocol::new(Vec::new(), true))
+    }
+}
 
 impl W {
-    fn field(&mut self, t: u8, id: i16) -> &mut W {
-        self.0.push(t);
-        self.0.extend(id.to_be_bytes());
+    /// The bytes written so far.
+    fn bytes(&mut self) -> &mut Vec<u8> {
+        &mut self.0.transport
+    }
+    fn field(&mut self, t: TType, id: i16) -> &mut W {
+        let field = TFieldIdentifier {
+            name: None,
+            field_type: t,
+            id: Some(id),
+        };
+        self.0.write_field_begin(&field).unwrap();
         self
     }
     fn stop(&mut self) {
-        self.0.push(STOP);
+        self.0.write_field_stop().unwrap();
     }
     fn i32(&mut self, v: i32) {
-        self.0.extend(v.to_be_bytes());
+        self.0.write_i32(v).unwrap();
     }
     fn f64(&mut self, v: f64) {
-        self.0.extend(v.to_bits().to_be_bytes());
+        self.0.write_double(v).unwrap();
     }
     fn string(&mut self, s: &str) {
-        self.i32(s.len() as i32);
-        self.0.extend(s.as_bytes());
+        self.0.write_string(s).unwrap();
     }
-    fn list(&mut self, et: u8, n: usize) {
-        self.0.push(et);
-        self.i32(n as i32);
+    fn list(&mut self, element: TType, n: usize) {
+        let n = i32::try_from(n).unwrap();
+        self.0
+            .write_list_begin(&TListIdentifier::new(element, n))
+            .unwrap();
     }
     fn vector(&mut self, x: Fixed, y: Fixed, extras: bool) {
-        self.field(DOUBLE, 1).f64(x.to_f64());
+        self.field(TType::Double, 1).f64(x.to_f64());
         if extras {
-            self.field(I64, 3).0.extend(7i64.to_be_bytes());
+            self.field(TType::I64, 3).0.write_i64(7).unwrap();
         }
-        self.field(DOUBLE, 2).f64(y.to_f64());
+        self.field(TType::Double, 2).f64(y.to_f64());
         self.stop();
+    }
+    /// A task's relationships (field 5): the one relationship `code`.
+    fn relationships(&mut self, code: i32) {
+        self.field(TType::List, 5).list(TType::I32, 1);
+        self.i32(code);
     }
     /// Unknown fields of every type, nested.
     fn junk(&mut self, first_id: i16) {
-        self.field(BOOL, first_id).0.push(1);
-        self.field(BYTE, first_id + 1).0.push(0xff);
-        self.field(I16, first_id + 2).0.extend(3i16.to_be_bytes());
-        self.field(MAP, first_id + 3);
-        self.0.extend([STRING, LIST]);
-        self.i32(2);
+        self.field(TType::Bool, first_id)
+            .0
+            .write_bool(true)
+            .unwrap();
+        self.field(TType::I08, first_id + 1).0.write_i8(-1).unwrap();
+        self.field(TType::I16, first_id + 2).0.write_i16(3).unwrap();
+        self.field(TType::Map, first_id + 3);
+        let map = TMapIdentifier::new(TType::String, TType::List, 2);
+        self.0.write_map_begin(&map).unwrap();
         for k in ["a", "b"] {
             self.string(k);
-            self.list(I32, 2);
+            self.list(TType::I32, 2);
             self.i32(1);
             self.i32(2);
         }
-        self.field(SET, first_id + 4);
-        self.list(DOUBLE, 1);
+        self.field(TType::Set, first_id + 4);
+        let set = TSetIdentifier::new(TType::Double, 1);
+        self.0.write_set_begin(&set).unwrap();
         self.f64(0.5);
-        self.field(STRUCT, first_id + 5);
-        self.field(LIST, 1);
-        self.list(STRUCT, 1);
-        self.field(STRING, 1).string("nested");
+        self.field(TType::Struct, first_id + 5);
+        self.field(TType::List, 1);
+        self.list(TType::Struct, 1);
+        self.field(TType::String, 1).string("nested");
         self.stop();
         self.stop();
     }
+}
+
+/// The bytes `write` writes alone.
+fn encoded(write: impl FnOnce(&mut W)) -> Vec<u8> {
+    let mut w = W::default();
+    write(&mut w);
+    std::mem::take(w.bytes())
+}
+
+/// The encoding of i32 field `id` holding `v`.
+fn i32_field(id: i16, v: i32) -> Vec<u8> {
+    encoded(|w| w.field(TType::I32, id).i32(v))
+}
+
+/// The encoding of a task's relationships (field 5), the one relationship `code`.
+fn relationships(code: i32) -> Vec<u8> {
+    encoded(|w| w.relationships(code))
 }
 
 /// What the original file says for a body's colour (walls: black).
@@ -98,33 +131,36 @@ struct Opts {
 }
 
 fn write_task(w: &mut W, t: &Task, o: &Opts) {
-    w.field(STRING, 1).string(&t.id().to_string());
+    w.field(TType::String, 1).string(&t.id().to_string());
     if o.extras {
         w.junk(40);
     }
-    w.field(STRUCT, 2);
+    w.field(TType::Struct, 2);
     {
-        w.field(LIST, 1).list(STRUCT, t.bodies().len());
+        w.field(TType::List, 1)
+            .list(TType::Struct, t.bodies().len());
         for (i, b) in t.bodies().iter().enumerate() {
-            w.field(STRUCT, 1)
+            w.field(TType::Struct, 1)
                 .vector(b.position.x, b.position.y, o.extras);
-            w.field(I32, 2)
+            w.field(TType::I32, 2)
                 .i32(if b.kind == BodyKind::Static { 1 } else { 2 });
-            w.field(DOUBLE, 3).f64(b.angle.to_f64());
+            w.field(TType::Double, 3).f64(b.angle.to_f64());
             if o.extras {
                 w.junk(60);
             }
-            w.field(LIST, 4).list(STRUCT, b.parts.len());
+            w.field(TType::List, 4).list(TType::Struct, b.parts.len());
             for p in &b.parts {
                 match p {
                     Part::Circle { radius, .. } => {
-                        w.field(STRUCT, 2).field(DOUBLE, 1).f64(radius.to_f64());
+                        w.field(TType::Struct, 2)
+                            .field(TType::Double, 1)
+                            .f64(radius.to_f64());
                         w.stop();
                     }
                     Part::Polygon { vertices } => {
-                        w.field(STRUCT, 1)
-                            .field(LIST, 1)
-                            .list(STRUCT, vertices.len());
+                        w.field(TType::Struct, 1)
+                            .field(TType::List, 1)
+                            .list(TType::Struct, vertices.len());
                         for v in vertices {
                             w.vector(v.x, v.y, o.extras);
                         }
@@ -133,32 +169,31 @@ fn write_task(w: &mut W, t: &Task, o: &Opts) {
                 }
                 w.stop();
             }
-            w.field(I32, 5).i32(file_colour(t, i));
-            w.field(I32, 6).i32(i32::from(b.shape_type.code()));
-            w.field(DOUBLE, 7).f64(b.diameter.to_f64());
+            w.field(TType::I32, 5).i32(file_colour(t, i));
+            w.field(TType::I32, 6).i32(i32::from(b.shape_type.code()));
+            w.field(TType::Double, 7).f64(b.diameter.to_f64());
             w.stop();
         }
-        w.field(I32, 3).i32(256);
-        w.field(I32, 4).i32(256);
-        w.field(I32, 5).i32(0);
+        w.field(TType::I32, 3).i32(256);
+        w.field(TType::I32, 4).i32(256);
+        w.field(TType::I32, 5).i32(0);
         w.stop();
     }
-    w.field(I32, 3).i32(t.goal().body1 as i32);
-    w.field(I32, 4).i32(t.goal().body2 as i32);
-    w.field(LIST, 5).list(I32, 1);
-    w.i32(6);
-    w.field(STRING, 6).string(t.description());
+    w.field(TType::I32, 3).i32(t.goal().body1 as i32);
+    w.field(TType::I32, 4).i32(t.goal().body2 as i32);
+    w.relationships(6);
+    w.field(TType::String, 6).string(t.description());
     if o.extras {
         // The phantom shape the original carries in some tasks (a struct we skip).
-        w.field(STRUCT, 8)
-            .field(STRUCT, 1)
-            .field(LIST, 1)
-            .list(STRUCT, 0);
+        w.field(TType::Struct, 8)
+            .field(TType::Struct, 1)
+            .field(TType::List, 1)
+            .list(TType::Struct, 0);
         w.stop();
         w.stop();
     }
     if !o.skip_tier {
-        w.field(STRING, 9).string(if t.tier() == Tier::Ball {
+        w.field(TType::String, 9).string(if t.tier() == Tier::Ball {
             "BALL"
         } else {
             "TWO_BALLS"
@@ -170,12 +205,12 @@ fn write_task(w: &mut W, t: &Task, o: &Opts) {
 /// A `TaskCollection` of `tasks`, each task's bytes produced by `each` (default writer).
 fn collection(tasks: &[&Task], each: impl Fn(&mut W, &Task)) -> Vec<u8> {
     let mut w = W::default();
-    w.field(LIST, 1).list(STRUCT, tasks.len());
+    w.field(TType::List, 1).list(TType::Struct, tasks.len());
     for t in tasks {
         each(&mut w, t);
     }
     w.stop();
-    w.0
+    std::mem::take(w.bytes())
 }
 
 fn plain(w: &mut W, t: &Task) {
@@ -233,24 +268,25 @@ fn round_trip_with_unknown_fields_of_every_type() {
 fn tasks_of_other_templates_are_read_and_dropped() {
     let mut tasks = all();
     let mut w = W::default();
-    w.field(LIST, 1).list(STRUCT, tasks.len() + 1);
+    w.field(TType::List, 1).list(TType::Struct, tasks.len() + 1);
     // A task of template 00200 with another relation and tier: skipped, not validated.
     let t = tasks.remove(0);
-    w.field(STRING, 1).string("00200:000");
-    w.field(LIST, 5).list(I32, 1);
-    w.i32(7);
-    w.field(STRUCT, 2).field(LIST, 1).list(STRUCT, 0);
+    w.field(TType::String, 1).string("00200:000");
+    w.relationships(7);
+    w.field(TType::Struct, 2)
+        .field(TType::List, 1)
+        .list(TType::Struct, 0);
     w.stop();
-    w.field(I32, 3).i32(0);
-    w.field(I32, 4).i32(0);
-    w.field(STRING, 9).string("GENERAL");
+    w.field(TType::I32, 3).i32(0);
+    w.field(TType::I32, 4).i32(0);
+    w.field(TType::String, 9).string("GENERAL");
     w.stop();
     plain(&mut w, t);
     for t in tasks {
         plain(&mut w, t);
     }
     w.stop();
-    assert_eq!(import_phyre_thrift(&w.0).unwrap().len(), 5000);
+    assert_eq!(import_phyre_thrift(w.bytes()).unwrap().len(), 5000);
 }
 
 #[test]
@@ -283,15 +319,10 @@ fn template_size_duplicates_and_checksums_are_verified() {
         .unwrap();
     let e = expect_err(import_phyre_thrift(&collection(&tasks, |w, t| {
         if t.id().to_string() == first7 {
-            let mut buf = W::default();
-            plain(&mut buf, t);
-            let at = buf
-                .0
-                .windows(9)
-                .position(|x| x == first7.as_bytes())
-                .unwrap();
-            buf.0[at..at + 9].copy_from_slice(free.as_bytes());
-            w.0.extend(buf.0);
+            let mut buf = encoded(|w| plain(w, t));
+            let at = buf.windows(9).position(|x| x == first7.as_bytes()).unwrap();
+            buf[at..at + 9].copy_from_slice(free.as_bytes());
+            w.bytes().extend(buf);
         } else {
             plain(w, t);
         }
@@ -340,23 +371,16 @@ fn schema_violations_are_specific_errors() {
     let patched = |from: &[u8], to: &[u8]| {
         let (from, to) = (from.to_vec(), to.to_vec());
         move |w: &mut W, t: &Task| {
-            let mut buf = W::default();
-            plain(&mut buf, t);
+            let mut buf = encoded(|w| plain(w, t));
             let at = buf
-                .0
                 .windows(from.len())
                 .position(|x| x == &from[..])
                 .unwrap_or_else(|| panic!("pattern {from:?} not found"));
-            buf.0.splice(at..at + from.len(), to.iter().copied());
-            w.0.extend(buf.0);
+            buf.splice(at..at + from.len(), to.iter().copied());
+            w.bytes().extend(buf);
         }
     };
-    let tier = |s: &str| {
-        let mut v = vec![STRING, 0, 9];
-        v.extend((s.len() as i32).to_be_bytes());
-        v.extend(s.as_bytes());
-        v
-    };
+    let tier = |s: &str| encoded(|w| w.field(TType::String, 9).string(s));
     let e = import_one(t, patched(&tier("BALL"), &tier("TWO_BALLS")));
     assert!(
         matches!(e, ImportError::BadValue { .. }) && e.to_string().contains("tier"),
@@ -365,19 +389,10 @@ fn schema_violations_are_specific_errors() {
     let e = import_one(t, patched(&tier("BALL"), &tier("SPHERE")));
     assert!(e.to_string().contains("unknown tier"), "{e}");
     // Relationship NOT TOUCHING (7).
-    let e = import_one(
-        t,
-        patched(
-            &[LIST, 0, 5, I32, 0, 0, 0, 1, 0, 0, 0, 6],
-            &[LIST, 0, 5, I32, 0, 0, 0, 1, 0, 0, 0, 7],
-        ),
-    );
+    let e = import_one(t, patched(&relationships(6), &relationships(7)));
     assert!(e.to_string().contains("relationships"), "{e}");
     // Goal body 2 = 77 (no such body).
-    let e = import_one(
-        t,
-        patched(&[I32, 0, 4, 0, 0, 0, 5], &[I32, 0, 4, 0, 0, 0, 77]),
-    );
+    let e = import_one(t, patched(&i32_field(4, 5), &i32_field(4, 77)));
     assert!(
         matches!(
             e,
@@ -389,30 +404,15 @@ fn schema_violations_are_specific_errors() {
         "{e}"
     );
     // Negative body id.
-    let e = import_one(
-        t,
-        patched(
-            &[I32, 0, 3, 0, 0, 0, 4],
-            &[I32, 0, 3, 0xff, 0xff, 0xff, 0xff],
-        ),
-    );
+    let e = import_one(t, patched(&i32_field(3, 4), &i32_field(3, -1)));
     assert!(e.to_string().contains("negative body id"), "{e}");
     // Goal body 1 (green, colour 2) claimed blue.
-    let e = import_one(
-        t,
-        patched(&[I32, 0, 5, 0, 0, 0, 2], &[I32, 0, 5, 0, 0, 0, 3]),
-    );
+    let e = import_one(t, patched(&i32_field(5, 2), &i32_field(5, 3)));
     assert!(e.to_string().contains("colour"), "{e}");
     // Body type 3, shape type 9.
-    let e = import_one(
-        t,
-        patched(&[I32, 0, 2, 0, 0, 0, 2], &[I32, 0, 2, 0, 0, 0, 3]),
-    );
+    let e = import_one(t, patched(&i32_field(2, 2), &i32_field(2, 3)));
     assert!(e.to_string().contains("bodyType"), "{e}");
-    let e = import_one(
-        t,
-        patched(&[I32, 0, 6, 0, 0, 0, 1], &[I32, 0, 6, 0, 0, 0, 9]),
-    );
+    let e = import_one(t, patched(&i32_field(6, 1), &i32_field(6, 9)));
     assert!(e.to_string().contains("shapeType"), "{e}");
     // A NaN position and an infinite radius.
     let x = t.bodies()[4].position.x.to_f64().to_bits().to_be_bytes();
@@ -437,10 +437,7 @@ fn schema_violations_are_specific_errors() {
         "{e}"
     );
     // Scene width 255.
-    let e = import_one(
-        t,
-        patched(&[I32, 0, 3, 0, 0, 1, 0], &[I32, 0, 3, 0, 0, 0, 255]),
-    );
+    let e = import_one(t, patched(&i32_field(3, 256), &i32_field(3, 255)));
     assert!(e.to_string().contains("scene size"), "{e}");
     // A malformed task id.
     let e = import_one(t, patched(b"00000:000", b"0000::000"));
@@ -452,7 +449,11 @@ fn schema_violations_are_specific_errors() {
         "{e}"
     );
     // The shapes list holding i32s instead of structs.
-    let e = import_one(t, patched(&[LIST, 0, 4, STRUCT], &[LIST, 0, 4, I32]));
+    let shapes = |element| {
+        let parts = t.bodies()[0].parts.len();
+        encoded(|w| w.field(TType::List, 4).list(element, parts))
+    };
+    let e = import_one(t, patched(&shapes(TType::Struct), &shapes(TType::I32)));
     assert!(
         matches!(e, ImportError::Thrift(ref x) if matches!(x.kind, ThriftErrorKind::UnexpectedElementType { .. })),
         "{e}"
@@ -462,7 +463,11 @@ fn schema_violations_are_specific_errors() {
 #[test]
 fn malformed_thrift_is_an_error_before_any_allocation() {
     // A task list claiming 2^31 − 1 elements.
-    let bytes = [LIST, 0, 1, STRUCT, 0x7f, 0xff, 0xff, 0xff, STOP];
+    let bytes = encoded(|w| {
+        w.field(TType::List, 1)
+            .list(TType::Struct, i32::MAX as usize);
+        w.stop();
+    });
     let e = import_phyre_thrift(&bytes).unwrap_err();
     assert!(
         matches!(e, ImportError::Thrift(ref x) if matches!(x.kind, ThriftErrorKind::LengthTooLarge { .. })),
@@ -470,21 +475,21 @@ fn malformed_thrift_is_an_error_before_any_allocation() {
     );
     // No task list at all, an empty collection, trailing bytes, garbage.
     assert!(matches!(
-        import_phyre_thrift(&[STOP]),
+        import_phyre_thrift(&encoded(|w| w.stop())),
         Err(ImportError::MissingField {
             what: "TaskCollection.tasks",
             ..
         })
     ));
     assert_eq!(
-        import_phyre_thrift(&[LIST, 0, 1, STRUCT, 0, 0, 0, 0, STOP]),
+        import_phyre_thrift(&collection(&[], plain)),
         Err(ImportError::TemplateSize {
             template: 0,
             tasks: 0
         })
     );
     assert_eq!(
-        import_phyre_thrift(&[LIST, 0, 1, STRUCT, 0, 0, 0, 0, STOP, 0]),
+        import_phyre_thrift(&[collection(&[], plain), vec![0]].concat()),
         Err(ImportError::TrailingBytes { offset: 9 })
     );
     assert!(matches!(
