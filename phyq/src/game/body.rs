@@ -47,14 +47,17 @@ fn parts(kind: Kind, scale: Vec2) -> Result<Vec<(u8, Shape)>, BodyError> {
         kind: kind.name(),
         reason,
     };
-    let at = |(x, y): (Fixed, Fixed)| Vec2::new(x * scale.x, y * scale.y);
     let mut out = Vec::new();
     for (i, c) in e.colliders.iter().enumerate() {
         if !c.enabled || c.trigger {
             continue;
         }
         let collider = u8::try_from(i).map_err(|_| err(format!("collider {i}: over 255")))?;
-        let offset = at((c.offset.0.value(), c.offset.1.value()));
+        // A point of the collider in body coordinates: the collider's offset added, then the
+        // object's scale (Unity scales offsets with the shape).
+        let (ox, oy) = (c.offset.0.value(), c.offset.1.value());
+        let at = |x: Fixed, y: Fixed| Vec2::new((x + ox) * scale.x, (y + oy) * scale.y);
+        let offset = at(Fixed::ZERO, Fixed::ZERO);
         match &c.shape {
             ColliderShape::Circle { radius } => {
                 // Unity scales a circle by the larger of |scale.x| and |scale.y|.
@@ -77,14 +80,7 @@ fn parts(kind: Kind, scale: Vec2) -> Result<Vec<(u8, Shape)>, BodyError> {
             ColliderShape::Polygon { paths } => {
                 let paths: Vec<Vec<Vec2>> = paths
                     .iter()
-                    .map(|p| {
-                        p.iter()
-                            .map(|(x, y)| {
-                                let v = at((x.value(), y.value()));
-                                Vec2::new(v.x + offset.x, v.y + offset.y)
-                            })
-                            .collect()
-                    })
+                    .map(|p| p.iter().map(|(x, y)| at(x.value(), y.value())).collect())
                     .collect();
                 let pieces =
                     convex_pieces(&paths).map_err(|e| err(format!("collider {i}: {e}")))?;
@@ -175,5 +171,57 @@ mod tests {
         assert!(hole[1..].iter().all(|&c| c == 1), "{hole:?}");
         let pig = at(Kind::Pig(crate::catalogue::PigKind::Big), None);
         assert_eq!(pig, vec![1; 12], "the circle (collider 0) is disabled");
+    }
+
+    fn fixed(text: &str) -> Fixed {
+        crate::number::Decimal::parse(text).unwrap().value()
+    }
+
+    /// A collider's size and offset scale with its object: the blue bird (prefab scale 1.5) has
+    /// its circle of radius 0.12 at offset (0.02, -0.01), so radius 0.18 at (0.03, -0.015); a
+    /// platform (a 0.64 box) at the level's scale (2, 0.5) is a 1.28 × 0.32 box.
+    #[test]
+    fn colliders_scale_with_their_object() {
+        let blue = parts(
+            Kind::Bird(crate::catalogue::BirdKind::Blue),
+            Vec2::new(fixed("1.5"), fixed("1.5")),
+        )
+        .unwrap();
+        let [(0, Shape::Circle(c))] = blue.as_slice() else {
+            panic!("one circle: {blue:?}");
+        };
+        assert_eq!(c.radius, fixed("0.12") * fixed("1.5"));
+        assert_eq!(
+            c.center,
+            Vec2::new(fixed("0.02") * fixed("1.5"), fixed("-0.01") * fixed("1.5"))
+        );
+        // Within the rounding of the numbers to the game's f32 (a relative 6e-8).
+        let near = |a: Fixed, b: &str| (a - fixed(b)).abs() <= Fixed::from_raw(256);
+        for (got, want) in [
+            (c.radius, "0.18"),
+            (c.center.x, "0.03"),
+            (c.center.y, "-0.015"),
+        ] {
+            assert!(
+                near(got, want),
+                "{} vs {want}: {}",
+                got.to_f64(),
+                (got - fixed(want)).raw()
+            );
+        }
+        let platform = parts(Kind::Platform, Vec2::new(fixed("2"), fixed("0.5"))).unwrap();
+        let [(0, Shape::Polygon(p))] = platform.as_slice() else {
+            panic!("one box: {platform:?}");
+        };
+        let (hx, hy) = (fixed("0.64"), fixed("0.16"));
+        assert_eq!(
+            p.vertices(),
+            [
+                Vec2::new(hx, -hy),
+                Vec2::new(hx, hy),
+                Vec2::new(-hx, hy),
+                Vec2::new(-hx, -hy)
+            ]
+        );
     }
 }

@@ -79,7 +79,7 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::{Role, BIRD_LIFETIME_STEPS, IMMORTAL_STEPS};
+    use super::{Role, BIRD_FIRST_CHECK_STEPS, BIRD_LIFETIME_STEPS, IMMORTAL_STEPS};
     use crate::game::{Game, Shot};
     use engine::{Fixed, Vec2};
 
@@ -138,6 +138,35 @@ mod tests {
         }
         g.step_idle();
         assert_eq!(g.lives(), vec![Some(Fixed::ONE)], "step {}", g.steps());
+    }
+
+    /// A bird at rest after its first collision dies at the first speed check, 3 s
+    /// ([`BIRD_FIRST_CHECK_STEPS`], 150 steps) after that collision, not at an earlier
+    /// whole second: here a launched bird held still, its collision moved back 0 to 150 steps.
+    #[test]
+    fn a_still_bird_lives_until_three_seconds_after_its_collision() {
+        assert_eq!(BIRD_FIRST_CHECK_STEPS, 150);
+        let mut g = game();
+        // Time enough before the launch to move its collision 150 steps back.
+        while g.steps() < 150 {
+            g.step_idle();
+        }
+        let full_drag = Shot {
+            release: Vec2::new(-Fixed::ONE, Fixed::ZERO),
+            tap: None,
+        };
+        assert!(g.launch(&full_drag).unwrap());
+        let bird = g.things.iter().position(|t| t.role == Role::Bird).unwrap();
+        let body = g.things[bird].body;
+        g.world.set_velocity(body, Vec2::ZERO, Fixed::ZERO).unwrap();
+        for since in [0, 50, 100, 149] {
+            g.things[bird].flight.as_mut().unwrap().collided = Some(g.step - since);
+            g.bird_timers();
+            assert!(g.things[bird].alive, "{since} steps after its collision");
+        }
+        g.things[bird].flight.as_mut().unwrap().collided = Some(g.step - 150);
+        g.bird_timers();
+        assert!(!g.things[bird].alive, "at the first check");
     }
 
     /// `ABBird.lifeTime`: a launched bird dies 20 s ([`BIRD_LIFETIME_STEPS`]) after it left

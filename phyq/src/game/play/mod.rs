@@ -311,10 +311,8 @@ impl Game {
             .add_body(&object.def)
             .expect("a body within the engine's limits");
         let cat = catalogue();
-        let full_life = match role {
-            Role::Platform => None,
-            _ => cat.life(kind, material).map(|d| d.value()),
-        };
+        // None for the platform: the catalogue gives it no life (it is never damaged).
+        let full_life = cat.life(kind, material).map(|d| d.value());
         let defence = cat
             .defense(kind, material)
             .map_or(Fixed::ZERO, |d| d.value());
