@@ -734,6 +734,29 @@ fn objects_are_immortal_for_their_first_2_seconds() {
     assert_eq!(g.pigs_left(), 1);
 }
 
+/// What a shot search measures a level by (the generator's and the soundness check's score):
+/// the live pigs' life left, summed, and the level's objects destroyed. Three small pigs (life
+/// 1): one dropped from y = 0 lands while immortal and lives, two from y = 8 land after the
+/// opening and die (as above).
+#[test]
+fn pig_life_left_sums_the_live_pigs_and_destroyed_counts_the_dead() {
+    let l = level(
+        &["BirdRed"],
+        r#"<Pig type="BasicSmall" x="0" y="0"/><Pig type="BasicSmall" x="3" y="8"/><Pig type="BasicSmall" x="6" y="8"/>"#,
+    );
+    let mut g = Game::new(&l).unwrap();
+    assert_eq!(g.pig_life_left(), Fixed::from_int(30_000), "immortal");
+    assert_eq!(g.destroyed(), 0);
+    g.settle();
+    assert_eq!(g.pig_life_left(), Fixed::from_int(3), "three lives of 1");
+    for _ in 0..50 {
+        g.step_idle();
+    }
+    assert_eq!(g.lives()[1..], [None, None], "the two from y = 8 are dead");
+    assert_eq!(g.pig_life_left(), Fixed::ONE, "the one left");
+    assert_eq!(g.destroyed(), 2);
+}
+
 /// `ABGameObject.DestroyIfOutScreen`: a body entirely beyond the level's edge dies. The test
 /// level is 2 wide, 35 m: x within ±17.5. A RectSmall is 0.7636 m long (half 0.3818): lying at
 /// x = ±18 it spans 17.62–18.38 m from the centre, entirely beyond, and dies at the first step;

@@ -349,7 +349,6 @@ impl Game {
         self.pigs_left
     }
 
-    /// The level's objects destroyed so far (pigs, blocks, TNT).
     /// The life the live pigs have left, summed (10,000 each while immortal).
     pub fn pig_life_left(&self) -> Fixed {
         self.things
@@ -358,6 +357,7 @@ impl Game {
             .fold(Fixed::ZERO, |sum, t| sum + t.life)
     }
 
+    /// The level's objects destroyed so far (pigs, blocks, TNT).
     pub fn destroyed(&self) -> u32 {
         self.things
             .iter()
