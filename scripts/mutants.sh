@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing with cargo-mutants (a well-kept tool, installed from crates.io when missing):
-# which changes to the game's rules the tests do not notice.
+# which changes to the rules (the game's, the score's, the Phy-Q agents', the engine's events and
+# impulses) the tests do not notice.
 #
 #   scripts/mutants.sh [SCOPE] [-- CARGO_MUTANTS_ARGS]
 #   scripts/mutants.sh --sample SCOPE   # CI's sample: about 6 of the scope's mutants (below)
@@ -12,9 +13,13 @@
 #   game       phyq/src/game/ whole: rules, play, shots, aim, soundness
 #   generator  phyq/src/generator/*.rs
 #   score      studies/src/phyq/score.rs: the Phy-Q score (the paper's equations 1-2), pass rates
+#   agents     agents/src/phyq/*.rs: the Phy-Q agents (random, pig shooter and its planner, optimal)
+#   engine     engine/src/events.rs, impulse.rs: contact begin/end events, impulses, explosions
 # Mutants are built and tested in the tests profile against the fast suites: phyq's (the unit
 # tests, tests/rules.rs and tests/game.rs; the 7,500-witness replay is left out: 70 s a
-# mutant), for the score studies' unit tests and tests/phyq_score.rs. The outcome is in
+# mutant), for the score studies' unit tests and tests/phyq_score.rs, for the agents theirs
+# (unit tests, tests/agents.rs, tests/pig_shooter_planner.rs), for the engine its whole suite
+# (a few seconds). The outcome is in
 # mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt, unviable.txt) and
 # summarised on the last lines. Extra arguments go to cargo-mutants, e.g. `--shard 1/4`.
 # Mutants shown not to change behaviour (docs/audit.md says why) are excluded.
@@ -47,7 +52,10 @@ case $SCOPE in
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' "${PHYQ_TESTS[@]}") ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
     --cargo-test-arg=--lib --cargo-test-arg=--test=phyq_score) ;;
-  *) echo "unknown scope $SCOPE (rules, play, game, generator, score)" >&2; exit 2 ;;
+  agents) SCOPE_ARGS=(-p agents -f 'agents/src/phyq/*.rs' --cargo-test-arg=--lib
+    --cargo-test-arg=--test=agents --cargo-test-arg=--test=pig_shooter_planner) ;;
+  engine) SCOPE_ARGS=(-p engine -f engine/src/events.rs -f engine/src/impulse.rs) ;;
+  *) echo "unknown scope $SCOPE (rules, play, game, generator, score, agents, engine)" >&2; exit 2 ;;
 esac
 if ! command -v cargo-mutants >/dev/null; then
   cargo install cargo-mutants --locked >/dev/null 2>&1 || { echo "cargo-mutants could not be installed" >&2; exit 1; }
