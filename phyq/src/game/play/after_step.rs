@@ -140,15 +140,11 @@ mod tests {
         assert_eq!(g.lives(), vec![Some(Fixed::ONE)], "step {}", g.steps());
     }
 
-    /// A bird at rest after its first collision dies at the first speed check, 3 s
-    /// ([`BIRD_FIRST_CHECK_STEPS`], 150 steps) after that collision, not at an earlier
-    /// whole second: here a launched bird held still, its collision moved back 0 to 150 steps.
-    #[test]
-    fn a_still_bird_lives_until_three_seconds_after_its_collision() {
-        assert_eq!(BIRD_FIRST_CHECK_STEPS, 150);
+    /// The test level after `wait` idle steps, its bird then launched at full drag; and the
+    /// bird's index.
+    fn launched_after(wait: u32) -> (Game, usize) {
         let mut g = game();
-        // Time enough before the launch to move its collision 150 steps back.
-        while g.steps() < 150 {
+        while g.steps() < wait {
             g.step_idle();
         }
         let full_drag = Shot {
@@ -157,6 +153,17 @@ mod tests {
         };
         assert!(g.launch(&full_drag).unwrap());
         let bird = g.things.iter().position(|t| t.role == Role::Bird).unwrap();
+        (g, bird)
+    }
+
+    /// A bird at rest after its first collision dies at the first speed check, 3 s
+    /// ([`BIRD_FIRST_CHECK_STEPS`], 150 steps) after that collision, not at an earlier
+    /// whole second: here a launched bird held still, its collision moved back 0 to 150 steps.
+    #[test]
+    fn a_still_bird_lives_until_three_seconds_after_its_collision() {
+        assert_eq!(BIRD_FIRST_CHECK_STEPS, 150);
+        // Time enough before the launch to move its collision 150 steps back.
+        let (mut g, bird) = launched_after(150);
         let body = g.things[bird].body;
         g.world.set_velocity(body, Vec2::ZERO, Fixed::ZERO).unwrap();
         for since in [0, 50, 100, 149] {
@@ -174,17 +181,8 @@ mod tests {
     /// moved back to 2 steps short of the lifetime.
     #[test]
     fn a_bird_dies_twenty_seconds_after_its_launch() {
-        let mut g = game();
         // 20 s of waiting first, so that the launch can be moved back a whole lifetime.
-        while g.steps() < BIRD_LIFETIME_STEPS {
-            g.step_idle();
-        }
-        let full_drag = Shot {
-            release: Vec2::new(-Fixed::ONE, Fixed::ZERO),
-            tap: None,
-        };
-        assert!(g.launch(&full_drag).unwrap());
-        let bird = g.things.iter().position(|t| t.role == Role::Bird).unwrap();
+        let (mut g, bird) = launched_after(BIRD_LIFETIME_STEPS);
         let flight = g.things[bird].flight.as_mut().unwrap();
         flight.since = g.step + 2 - BIRD_LIFETIME_STEPS;
         g.step_idle();
