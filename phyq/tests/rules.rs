@@ -856,6 +856,29 @@ fn a_level_is_passed_when_every_pig_is_destroyed() {
     assert_eq!((two.status, two.pigs_left), (Status::NotPassed, 1));
 }
 
+/// The score: 5,000 for a destroyed pig (`ABPig.Die`, whatever destroyed it) and, once every
+/// pig is destroyed, 10,000 for every bird not launched (`ABGameWorld`'s end of level). Three
+/// red birds and the pig from y = 8, which dies landing after the opening (above), with no shot
+/// at all: 5,000 + 3 · 10,000; with a second pig resting on the ground, the level goes on and
+/// its birds count nothing yet: 5,000.
+#[test]
+fn a_passed_level_scores_10_000_for_every_bird_not_launched() {
+    let falling = r#"<Pig type="BasicSmall" x="3" y="8"/>"#;
+    let resting = format!(r#"{falling}<Pig type="BasicSmall" x="-3" y="-3.2"/>"#);
+    let birds = ["BirdRed"; 3];
+    for (objects, pigs_left, score) in [(falling, 0, 35_000), (resting.as_str(), 1, 5_000)] {
+        let mut g = Game::new(&level(&birds, objects)).unwrap();
+        g.settle();
+        assert_eq!(g.score(), 0, "{objects}: nothing destroyed in the opening");
+        for _ in 0..50 {
+            g.step_idle();
+        }
+        assert_eq!(g.pigs_left(), pigs_left, "{objects}");
+        assert_eq!(g.birds_left(), 3);
+        assert_eq!(g.score(), score, "{objects}");
+    }
+}
+
 /// `aim`: the release whose drag-free arc passes through a point, from the release point
 /// itself (a drag behind the rest point).
 #[test]

@@ -366,11 +366,11 @@ impl Game {
     }
 
     /// Science Birds' score (`rules`: [`PIG_POINTS`], [`BLOCK_POINTS`], birds' damaging hits),
-    /// with [`BIRD_POINTS`] for every bird not launched once the level has ended: every pig
-    /// destroyed, or no bird left and the last shot over.
+    /// with [`BIRD_POINTS`] for every bird not launched once every pig is destroyed. (The game
+    /// also counts them when a level ends with pigs left, which it does only with no bird left:
+    /// nothing to count.)
     pub fn score(&self) -> u32 {
-        let ended = self.pigs_left == 0 || (self.birds_left() == 0 && !self.shot_running());
-        let bonus = if ended {
+        let bonus = if self.pigs_left == 0 {
             BIRD_POINTS.saturating_mul(self.birds_left() as u32)
         } else {
             0
