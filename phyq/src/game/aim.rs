@@ -173,6 +173,40 @@ mod tests {
         assert!(high.flight_time > low.flight_time);
     }
 
+    /// A turn is counter-clockwise and keeps the drag and the flight time: the release
+    /// (−0.6, −0.8) turned 90° is (0.8, −0.6); turned −30° (cos 0.8660254, sin −0.5) it is
+    /// (−0.6 · 0.8660254 − 0.8 · 0.5, 0.6 · 0.5 − 0.8 · 0.8660254) = (−0.9196152, −0.3928203).
+    #[test]
+    fn a_turned_aim_keeps_its_drag_and_flight_time() {
+        let a = Aimed {
+            release: Vec2::new(f(-0.6), f(-0.8)),
+            flight_time: f(1.25),
+        };
+        for (degrees, x, y) in [(90, 0.8, -0.6), (-30, -0.919_615_2, -0.392_820_3)] {
+            let t = a.turned(degrees);
+            assert!(
+                (t.release - Vec2::new(f(x), f(y))).length() < f(1e-6),
+                "{degrees}°: {:?}",
+                t.release
+            );
+            assert_eq!(t.flight_time, a.flight_time);
+        }
+    }
+
+    /// The closed form is used from half a metre in front of the launch point on: at 10 m/s
+    /// under 10 m/s², a point 0.5 m straight ahead is reached on the low arc at
+    /// tan θ = (100 − √(10⁴ − 10 · 10 · 0.25)) / (10 · 0.5) = (100 − √9975) / 5 = 0.0250156,
+    /// after 0.5 / (10 cos θ) = 0.0500156 s; one a hair nearer is refused.
+    #[test]
+    fn the_closed_form_starts_half_a_metre_ahead() {
+        let (v, g) = (Fixed::from_int(10), Fixed::from_int(10));
+        let (dir, t) = direction(v, g, Vec2::new(Fixed::HALF, Fixed::ZERO), Arc::Low).unwrap();
+        assert!((dir.y / dir.x - f(0.025_015_6)).abs() < f(1e-6), "{dir:?}");
+        assert!((t - f(0.050_015_6)).abs() < f(1e-6), "{t:?}");
+        let nearer = Vec2::new(Fixed::HALF - Fixed::from_raw(1), Fixed::ZERO);
+        assert_eq!(direction(v, g, nearer, Arc::Low), None);
+    }
+
     #[test]
     fn out_of_reach_and_behind_give_none() {
         let reach = Reach {
