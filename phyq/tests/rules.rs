@@ -879,6 +879,49 @@ fn a_passed_level_scores_10_000_for_every_bird_not_launched() {
     }
 }
 
+/// What an aim works from (`Game::next_reach`), the next bird's: a red bird's drag radius 1 m
+/// (`_dragRadius`), 10 m/s at a full drag (`BIRD_MAX_LANUCH_SPEED`), 9.81 · 0.48 = 4.7088 m/s²
+/// down in flight (`_launchGravity`) and no power; a yellow bird's the same with a power; none
+/// once no bird is left.
+#[test]
+fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
+    let mut g = Game::new(&level(&["BirdRed", "BirdYellow"], FAR_PIG)).unwrap();
+    g.settle();
+    let red = Reach {
+        drag_radius: Fixed::ONE,
+        full_speed: Fixed::from_int(10),
+        gravity: f(4.7088),
+        has_power: false,
+    };
+    let reach = g.next_reach().unwrap();
+    close(reach.gravity, 4.7088, "gravity in flight");
+    assert_eq!(
+        Reach {
+            gravity: red.gravity,
+            ..reach
+        },
+        red
+    );
+    let backwards = Shot {
+        release: Vec2::new(Fixed::ONE, Fixed::ZERO),
+        tap: None,
+    };
+    g.shoot(&backwards).unwrap();
+    let yellow = g.next_reach().unwrap();
+    assert_eq!(
+        Reach {
+            gravity: red.gravity,
+            ..yellow
+        },
+        Reach {
+            has_power: true,
+            ..red
+        }
+    );
+    g.shoot(&backwards).unwrap();
+    assert_eq!(g.next_reach(), None, "no bird left");
+}
+
 /// `aim`: the release whose drag-free arc passes through a point, from the release point
 /// itself (a drag behind the rest point).
 #[test]
