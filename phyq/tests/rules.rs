@@ -922,6 +922,20 @@ fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
     assert_eq!(g.next_reach(), None, "no bird left");
 }
 
+/// `Game::flight_time`: when the next bird's drag-free arc comes down to the ground (y = −3.5,
+/// the generator's `GROUND_LEVEL`), the later root of h + v_y·t − g·t²/2 = 0 with g = 4.7088: a
+/// full drag straight back leaves from 1.8 m above it at (10, 0): √(2 · 1.8 / 4.7088) =
+/// 0.8743718 s; the release (−0.6, −0.8) leaves from (−12.75, −2.5), 1 m above it, at (6, 8):
+/// (8 + √(64 + 2 · 4.7088)) / 4.7088 = 3.5186050 s.
+#[test]
+fn a_flight_ends_where_its_arc_meets_the_ground() {
+    let mut g = Game::new(&level(&["BirdRed"], FAR_PIG)).unwrap();
+    g.settle();
+    let t = |x: f64, y: f64| g.flight_time(Vec2::new(f(x), f(y))).unwrap();
+    close(t(-1.0, 0.0), 0.874_371_8, "straight back");
+    close(t(-0.6, -0.8), 3.518_605_0, "up at 53°");
+}
+
 /// `aim`: the release whose drag-free arc passes through a point, from the release point
 /// itself (a drag behind the rest point).
 #[test]
