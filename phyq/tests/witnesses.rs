@@ -3,7 +3,7 @@
 //! draw starts at rest and its shots, played from the start as `--shots` plays them, pass it.
 //! Refused draws are re-checked on a sample (each costs a whole search).
 
-use phyq::game::soundness::{check, verify_witness, Unsound};
+use phyq::game::soundness::{check, greedy_search, search, verify_witness, Unsound};
 use phyq::generator::{builtin_tasks, regenerate, template_of, BUILTIN_SEED};
 use phyq::witnesses::{builtin, parse, Row, HEADER};
 use rayon::prelude::*;
@@ -91,6 +91,23 @@ fn refused_draws_are_refused_again() {
         "{} attempt {attempt}",
         r.task_id
     );
+}
+
+/// A non-greedy level (11.4, 3_5_1: two red birds, a lone pig in a tunnel, two pigs together)
+/// that the greedy search cannot pass (its best first shot leaves the lone pig out of reach) and
+/// the wider search passes, following up a first shot that leaves another set of pigs: the
+/// first draw of task 10, refused before the wider search existed (2026-12-06).
+#[test]
+fn the_wide_search_passes_a_non_greedy_draw_the_greedy_search_cannot() {
+    let t = phyq::templates::find("3_5_1").unwrap();
+    let level = regenerate(t, 10, BUILTIN_SEED, 0).unwrap().level;
+    assert_eq!(greedy_search(&level).unwrap().shots, None, "greedy");
+    let found = search(&level)
+        .unwrap()
+        .shots
+        .expect("the wide search passes it");
+    assert_eq!(found.len(), 2);
+    verify_witness(&level, &found).unwrap();
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! * [`parse_shots`] / [`PixelShot`]: shots as written (`x,y,tap` in pixels of the level's
 //!   picture, y up, and seconds), checked once for every front end;
 //! * [`aim`]: the release whose arc passes through a point (the search and aiming agents);
-//! * [`soundness`]: does a task start at rest, and a greedy search for shots that pass it;
+//! * [`soundness`]: does a task start at rest, and a search for shots that pass it;
 //! * [`rules`]: the damage, explosion and launch arithmetic, each a function of plain numbers;
 //! * [`settings`]: the engine settings of the original (50 Hz, 100 velocity and 100 position
 //!   iterations, gravity −9.81).

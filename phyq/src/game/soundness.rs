@@ -1,12 +1,16 @@
 //! Is a task sound? It must start at rest (run without a shot, nothing moves past a tolerance
 //! and no pig is destroyed) and be passable (some sequence of shots destroys every pig).
 //!
-//! The passability search is greedy over a fixed list of shots per bird, so it is
-//! deterministic and needs no seed: for each bird in turn, every candidate ([`candidates_for`]:
-//! releases aimed at the pigs and the objects near them, then a grid of full-power angles) is
-//! played from the state the chosen shots left; one that passes ends the search, otherwise the
-//! candidate leaving the fewest pigs, then the least life in them, then destroying the most
-//! objects (the first such in the list's order), is kept and the next bird is searched.
+//! The passability search plays a fixed list of shots per bird, so it is deterministic and needs
+//! no seed. First greedily: for each bird in turn, every candidate ([`candidates_for`]: releases
+//! aimed at the pigs and the objects near them, then a grid of full-power angles) is played from
+//! the state the chosen shots left; one that passes ends the search, otherwise the candidate
+//! leaving the fewest pigs, then the least life in them, then destroying the most objects (the
+//! first such in the list's order), is kept and the next bird is searched. A level of several
+//! birds that the greedy search cannot pass is searched again wider ([`wide_search`]): for each
+//! bird, from each of up to [`BEAM_WIDTH`] states, one per set of pigs left first, so that a
+//! first shot at a lone pig is followed up even when another shot destroys more (the non-greedy
+//! templates are made of such levels).
 
 use super::aim::{aim, Arc};
 use super::play::{Game, PlayError, Shot, MAX_SHOT_STEPS};
@@ -247,8 +251,126 @@ pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayEr
     }))
 }
 
-/// Searches for shots that pass the level (greedy over [`candidates_for`], module doc).
+/// Searches for shots that pass the level: greedy over [`candidates_for`], then, for a level of
+/// several birds that it cannot pass, [`wide_search`] (module doc). What the greedy search
+/// passes keeps its greedy witness.
 pub fn search(level: &Level) -> Result<Search, PlayError> {
+    let greedy = greedy_search(level)?;
+    if greedy.shots.is_some() || level.birds.len() < 2 {
+        return Ok(greedy);
+    }
+    let wide = wide_search(level, BEAM_WIDTH)?;
+    Ok(Search {
+        shots: wide.shots,
+        shots_tried: greedy.shots_tried + wide.shots_tried,
+        steps: greedy.steps + wide.steps,
+    })
+}
+
+/// States [`wide_search`] keeps per bird.
+pub const BEAM_WIDTH: usize = 4;
+
+/// A state of the wide search: the game after `shots`.
+struct Line {
+    game: Game,
+    shots: Vec<PixelShot>,
+}
+
+/// How a shot's outcome ranks (smaller is better): pigs left, their life, more objects
+/// destroyed, then the order it was played in.
+type Rank = (u32, Fixed, std::cmp::Reverse<u32>, u64);
+
+/// Searches bird by bird from up to `width` states at a time: every candidate of
+/// [`candidates_for`] from every state (the states in rank order); one that passes ends the
+/// search. The next bird starts from the best outcome of each set of live pigs (best sets
+/// first), up to `width`, the rest of the places filled by the best other outcomes.
+pub fn wide_search(level: &Level, width: usize) -> Result<Search, PlayError> {
+    let mut start = Game::new(level)?;
+    start.settle();
+    let mut lines = vec![Line {
+        game: start,
+        shots: Vec::new(),
+    }];
+    let (mut tried, mut steps) = (0u64, 0u64);
+    while !lines.is_empty() && lines[0].game.birds_left() > 0 {
+        // The best outcome per set of live pigs, and the `width` best overall.
+        let mut per_pigs: Vec<(Vec<engine::BodyId>, Rank, Line)> = Vec::new();
+        let mut best: Vec<(Rank, Line)> = Vec::new();
+        for line in &lines {
+            for shot in candidates_for(&line.game, level) {
+                let mut g = line.game.clone();
+                let before = g.steps();
+                g.shoot(&shot.to_shot(level))?;
+                tried += 1;
+                steps += u64::from(g.steps() - before);
+                let mut shots = line.shots.clone();
+                shots.push(shot);
+                if g.pigs_left() == 0 {
+                    return Ok(Search {
+                        shots: Some(shots),
+                        shots_tried: tried,
+                        steps,
+                    });
+                }
+                let rank = (
+                    g.pigs_left(),
+                    g.pig_life_left(),
+                    std::cmp::Reverse(g.destroyed()),
+                    tried,
+                );
+                let pigs: Vec<_> = g
+                    .objects()
+                    .filter(|(k, _, _)| matches!(k, Kind::Pig(_)))
+                    .map(|(_, _, b)| b)
+                    .collect();
+                match per_pigs.iter_mut().find(|(p, _, _)| *p == pigs) {
+                    Some(entry) if rank < entry.1 => {
+                        entry.1 = rank;
+                        entry.2 = Line {
+                            game: g.clone(),
+                            shots: shots.clone(),
+                        };
+                    }
+                    Some(_) => {}
+                    None => per_pigs.push((
+                        pigs,
+                        rank,
+                        Line {
+                            game: g.clone(),
+                            shots: shots.clone(),
+                        },
+                    )),
+                }
+                if best.len() < width || best.iter().any(|(r, _)| rank < *r) {
+                    best.push((rank, Line { game: g, shots }));
+                    best.sort_by_key(|(r, _)| *r);
+                    best.truncate(width);
+                }
+            }
+        }
+        per_pigs.sort_by_key(|(_, r, _)| *r);
+        let mut next: Vec<(Rank, Line)> = per_pigs
+            .into_iter()
+            .take(width)
+            .map(|(_, r, l)| (r, l))
+            .collect();
+        for (r, l) in best {
+            if next.len() < width && next.iter().all(|(n, _)| *n != r) {
+                next.push((r, l));
+            }
+        }
+        next.sort_by_key(|(r, _)| *r);
+        lines = next.into_iter().map(|(_, l)| l).collect();
+    }
+    Ok(Search {
+        shots: None,
+        shots_tried: tried,
+        steps,
+    })
+}
+
+/// The greedy search: [`best_next_shot`] bird by bird (module doc).
+pub fn greedy_search(level: &Level) -> Result<Search, PlayError> {
     let mut game = Game::new(level)?;
     game.settle();
     let mut chosen: Vec<PixelShot> = Vec::new();
