@@ -101,7 +101,9 @@ fn refused_draws_are_refused_again() {
 fn the_wide_search_passes_a_non_greedy_draw_the_greedy_search_cannot() {
     let t = phyq::templates::find("3_5_1").unwrap();
     let level = regenerate(t, 10, BUILTIN_SEED, 0).unwrap().level;
-    assert_eq!(greedy_search(&level).unwrap().shots, None, "greedy");
+    let mut start = phyq::game::Game::new(&level).unwrap();
+    start.settle();
+    assert_eq!(greedy_search(&start, &level).unwrap().shots, None, "greedy");
     let found = search(&level)
         .unwrap()
         .shots

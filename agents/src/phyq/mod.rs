@@ -10,9 +10,10 @@
 //!   chosen at random, the original framework's trajectory planner on the boxes its state reader
 //!   makes of the screen, either arc at random (the fixed release point (−600, 560) when neither
 //!   reaches), its taps, and the environment wrapper's offset and tap times;
-//! * [`Optimal`]: a planner with the simulator as its forward model (the greedy search of
-//!   `phyq::game::soundness`: the first candidate that passes, else the one that leaves the
-//!   fewest pigs): an upper bound no agent of the original could compute, not a fair player;
+//! * [`Optimal`]: a planner with the simulator as its forward model (the search of
+//!   `phyq::game::soundness` from the state in play: the first shot of a sequence that passes,
+//!   so it passes every sound task; else the one that leaves the fewest pigs): an upper bound
+//!   no agent of the original could compute, not a fair player;
 //! * with the `dqn` feature, the learned agent `dqn::phyq::PhyqDqn` (its network on the
 //!   picture, no simulation at test time).
 //!
@@ -24,7 +25,7 @@
 pub mod planner;
 
 use engine::{Fixed, Vec2};
-use phyq::game::soundness::best_next_shot;
+use phyq::game::soundness::{best_next_shot, search_from};
 use phyq::game::{screen_shot, Game, PixelShot, PlayError, Shot};
 use phyq::picture::Framing;
 use phyq::screen::AgentView;
@@ -198,6 +199,11 @@ impl ShotAgent for Optimal {
     }
 
     fn shot(&self, game: &Game, level: &Level, _: &mut Draws) -> Result<PixelShot, PlayError> {
+        // The first shot of a sequence that passes from here (the soundness search, so every
+        // sound task is passed), else the greedy best.
+        if let Some(shots) = search_from(game, level)?.shots {
+            return Ok(shots[0]);
+        }
         match best_next_shot(game, level)? {
             Some(b) => Ok(b.shot),
             // No bird left: the caller does not ask then; any shot is as good.

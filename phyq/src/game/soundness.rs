@@ -255,11 +255,19 @@ pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayEr
 /// several birds that it cannot pass, [`wide_search`] (module doc). What the greedy search
 /// passes keeps its greedy witness.
 pub fn search(level: &Level) -> Result<Search, PlayError> {
-    let greedy = greedy_search(level)?;
-    if greedy.shots.is_some() || level.birds.len() < 2 {
+    let mut start = Game::new(level)?;
+    start.settle();
+    search_from(&start, level)
+}
+
+/// [`search`] from a level in play (`game`, after its opening): the shots that pass it from
+/// there.
+pub fn search_from(game: &Game, level: &Level) -> Result<Search, PlayError> {
+    let greedy = greedy_search(game, level)?;
+    if greedy.shots.is_some() || game.birds_left() < 2 {
         return Ok(greedy);
     }
-    let wide = wide_search(level, BEAM_WIDTH)?;
+    let wide = wide_search(game, level, BEAM_WIDTH)?;
     Ok(Search {
         shots: wide.shots,
         shots_tried: greedy.shots_tried + wide.shots_tried,
@@ -280,15 +288,13 @@ struct Line {
 /// destroyed, then the order it was played in.
 type Rank = (u32, Fixed, std::cmp::Reverse<u32>, u64);
 
-/// Searches bird by bird from up to `width` states at a time: every candidate of
+/// Searches bird by bird from up to `width` states at a time, from `game` (a level in play): every candidate of
 /// [`candidates_for`] from every state (the states in rank order); one that passes ends the
 /// search. The next bird starts from the best outcome of each set of live pigs (best sets
 /// first), up to `width`, the rest of the places filled by the best other outcomes.
-pub fn wide_search(level: &Level, width: usize) -> Result<Search, PlayError> {
-    let mut start = Game::new(level)?;
-    start.settle();
+pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, PlayError> {
     let mut lines = vec![Line {
-        game: start,
+        game: game.clone(),
         shots: Vec::new(),
     }];
     let (mut tried, mut steps) = (0u64, 0u64);
@@ -369,10 +375,9 @@ pub fn wide_search(level: &Level, width: usize) -> Result<Search, PlayError> {
     })
 }
 
-/// The greedy search: [`best_next_shot`] bird by bird (module doc).
-pub fn greedy_search(level: &Level) -> Result<Search, PlayError> {
-    let mut game = Game::new(level)?;
-    game.settle();
+/// The greedy search from a level in play: [`best_next_shot`] bird by bird (module doc).
+pub fn greedy_search(game: &Game, level: &Level) -> Result<Search, PlayError> {
+    let mut game = game.clone();
     let mut chosen: Vec<PixelShot> = Vec::new();
     let mut tried = 0u64;
     let mut steps = 0u64;
