@@ -521,7 +521,8 @@ fn a_block_landing_on_a_platform_is_hit_by_the_platforms_prefab_mass() {
     // beginning in step 90 with the velocity of step 89: 89 · 0.094176 = 8.381664 m/s.
     // Damage 8.381664 · 1 · 5.61 − 2.5 = 44.52113504.
     let mut g = over_a_platform(r#"<Block type="RectBig" material="wood" x="0" y="8"/>"#);
-    let block = g.objects().nth(1).unwrap().2;
+    let (_, material, block) = g.objects().nth(1).unwrap();
+    assert_eq!(material, Some(Material::Wood));
     let (before, n) = step_until_hurt(&mut g, 1, block);
     let k = n - 1;
     assert_eq!(k, 89, "landed after {k} steps");
@@ -907,6 +908,7 @@ fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
         tap: None,
     };
     g.shoot(&backwards).unwrap();
+    assert_eq!(g.birds_left(), 1);
     let yellow = g.next_reach().unwrap();
     assert_eq!(
         Reach {
