@@ -137,10 +137,10 @@ EXAMPLES:
 
 A task is sound when, run without a shot, nothing moves more than 10 cm and nothing breaks, and
 the search (shots aimed at the pigs and the objects near them, then a grid of angles; greedy
-bird by bird, then wider where several birds are needed) passes it. A draw that is not sound is replaced by the generator's next valid draw
-(at most --max-redraws times); the built-in tier keeps the draw this file names. The levels of a
-level set (--tasks F) have no next draw: each is checked once, as it is. The shots column is
-what `rephyre simulate ID --shots` takes.";
+bird by bird, then wider where several birds are needed) passes it. A draw that is not sound is
+replaced by the generator's next valid draw (at most --max-redraws times); the built-in tier
+keeps the draw this file names. The levels of a level set (--tasks F) have no next draw: each is
+checked once, as it is. The shots column is what `rephyre simulate ID --shots` takes.";
 
 /// Arguments of `rephyre phyq-witness`.
 #[derive(Debug, Args)]

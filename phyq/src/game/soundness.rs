@@ -216,15 +216,10 @@ pub struct Best {
 /// dies), then destroys the most objects; the earlier candidate on a tie. `None` when no bird
 /// is left.
 pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayError> {
-    // (pigs left, their life, objects destroyed), the shot, the state after it.
-    let mut best: Option<((u32, Fixed, u32), PixelShot, Game)> = None;
+    let mut best: Option<(Outcome, PixelShot, Game)> = None;
     let (mut tried, mut steps) = (0u64, 0u64);
     for shot in candidates_for(game, level) {
-        let mut g = game.clone();
-        let before = g.steps();
-        g.shoot(&shot.to_shot(level))?;
-        tried += 1;
-        steps += u64::from(g.steps() - before);
+        let g = play_candidate(game, &shot, level, &mut tried, &mut steps)?;
         if g.pigs_left() == 0 {
             return Ok(Some(Best {
                 shot,
@@ -234,12 +229,9 @@ pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayEr
                 steps,
             }));
         }
-        let score = (g.pigs_left(), g.pig_life_left(), g.destroyed());
-        let better = |(p, l, d): (u32, Fixed, u32)| {
-            (score.0, score.1) < (p, l) || ((score.0, score.1) == (p, l) && score.2 > d)
-        };
-        if best.as_ref().is_none_or(|(s, _, _)| better(*s)) {
-            best = Some((score, shot, g));
+        let outcome = outcome(&g);
+        if best.as_ref().is_none_or(|(o, _, _)| outcome < *o) {
+            best = Some((outcome, shot, g));
         }
     }
     Ok(best.map(|(_, shot, after)| Best {
@@ -249,6 +241,34 @@ pub fn best_next_shot(game: &Game, level: &Level) -> Result<Option<Best>, PlayEr
         shots_tried: tried,
         steps,
     }))
+}
+
+/// How good the state after a shot is, smaller better: pigs left, then the life in them, then
+/// more objects destroyed (the searches' one ranking).
+type Outcome = (u32, Fixed, std::cmp::Reverse<u32>);
+
+fn outcome(g: &Game) -> Outcome {
+    (
+        g.pigs_left(),
+        g.pig_life_left(),
+        std::cmp::Reverse(g.destroyed()),
+    )
+}
+
+/// `game` after `shot`, counting the shot and its steps.
+fn play_candidate(
+    game: &Game,
+    shot: &PixelShot,
+    level: &Level,
+    tried: &mut u64,
+    steps: &mut u64,
+) -> Result<Game, PlayError> {
+    let mut g = game.clone();
+    let before = g.steps();
+    g.shoot(&shot.to_shot(level))?;
+    *tried += 1;
+    *steps += u64::from(g.steps() - before);
+    Ok(g)
 }
 
 /// Searches for shots that pass the level: greedy over [`candidates_for`], then, for a level of
@@ -279,19 +299,19 @@ pub fn search_from(game: &Game, level: &Level) -> Result<Search, PlayError> {
 pub const BEAM_WIDTH: usize = 4;
 
 /// A state of the wide search: the game after `shots`.
+#[derive(Clone)]
 struct Line {
     game: Game,
     shots: Vec<PixelShot>,
 }
 
-/// How a shot's outcome ranks (smaller is better): pigs left, their life, more objects
-/// destroyed, then the order it was played in.
-type Rank = (u32, Fixed, std::cmp::Reverse<u32>, u64);
+/// A state's place in the wide search: its [`Outcome`], then the order it was played in.
+type Rank = (Outcome, u64);
 
-/// Searches bird by bird from up to `width` states at a time, from `game` (a level in play): every candidate of
-/// [`candidates_for`] from every state (the states in rank order); one that passes ends the
-/// search. The next bird starts from the best outcome of each set of live pigs (best sets
-/// first), up to `width`, the rest of the places filled by the best other outcomes.
+/// Searches bird by bird from up to `width` states at a time, from `game` (a level in play):
+/// every candidate of [`candidates_for`] from every state (the states in rank order); one that
+/// passes ends the search. The next bird starts from the best outcome of each set of live pigs
+/// (best sets first), up to `width`, the rest of the places filled by the best other outcomes.
 pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, PlayError> {
     let mut lines = vec![Line {
         game: game.clone(),
@@ -304,11 +324,7 @@ pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, P
         let mut best: Vec<(Rank, Line)> = Vec::new();
         for line in &lines {
             for shot in candidates_for(&line.game, level) {
-                let mut g = line.game.clone();
-                let before = g.steps();
-                g.shoot(&shot.to_shot(level))?;
-                tried += 1;
-                steps += u64::from(g.steps() - before);
+                let g = play_candidate(&line.game, &shot, level, &mut tried, &mut steps)?;
                 let mut shots = line.shots.clone();
                 shots.push(shot);
                 if g.pigs_left() == 0 {
@@ -318,37 +334,20 @@ pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, P
                         steps,
                     });
                 }
-                let rank = (
-                    g.pigs_left(),
-                    g.pig_life_left(),
-                    std::cmp::Reverse(g.destroyed()),
-                    tried,
-                );
+                let rank = (outcome(&g), tried);
                 let pigs: Vec<_> = g
                     .objects()
                     .filter(|(k, _, _)| matches!(k, Kind::Pig(_)))
                     .map(|(_, _, b)| b)
                     .collect();
+                let line = Line { game: g, shots };
                 match per_pigs.iter_mut().find(|(p, _, _)| *p == pigs) {
-                    Some(entry) if rank < entry.1 => {
-                        entry.1 = rank;
-                        entry.2 = Line {
-                            game: g.clone(),
-                            shots: shots.clone(),
-                        };
-                    }
+                    Some(entry) if rank < entry.1 => (entry.1, entry.2) = (rank, line.clone()),
                     Some(_) => {}
-                    None => per_pigs.push((
-                        pigs,
-                        rank,
-                        Line {
-                            game: g.clone(),
-                            shots: shots.clone(),
-                        },
-                    )),
+                    None => per_pigs.push((pigs, rank, line.clone())),
                 }
                 if best.len() < width || best.iter().any(|(r, _)| rank < *r) {
-                    best.push((rank, Line { game: g, shots }));
+                    best.push((rank, line));
                     best.sort_by_key(|(r, _)| *r);
                     best.truncate(width);
                 }
