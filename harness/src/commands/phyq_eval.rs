@@ -21,8 +21,8 @@ use std::sync::Arc;
 use studies::files::write_atomic;
 use studies::phyq::{
     csv_text, figures, json_line, random_reference, rows as rows_of, rows_from_attempts,
-    scenario_series, shard_needs_model, summary_markdown, AgentName, AgentSpec, Attempt, DqnSpec,
-    Event, Events, Job, Params, Setting, SharedAgent, State,
+    scenario_series, shard_needs_model, summary_markdown, AgentName, AgentSpec, Attempt,
+    AttemptRule, DqnSpec, Event, Events, Job, Params, Setting, SharedAgent, State,
 };
 use studies::phyq_dqn::{self, CollectionOptions};
 use studies::runner::RunConfig;
@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, a: PhyqEvalArgs) -> Result<()> {
     if let Some(record) = &a.from_record {
         return from_record(record, &a);
     }
-    let params = Params::new(a.agent, a.setting, a.attempts, a.seed)?;
+    let params = Params::new(a.agent, a.setting, a.attempts, a.attempt_rule, a.seed)?;
     if params.agent != AgentName::Dqn {
         if a.dqn.train_only {
             bail!("--train-only is for --agent dqn");
@@ -155,6 +155,7 @@ fn from_record(path: &Path, a: &PhyqEvalArgs) -> Result<()> {
         a.agent,
         a.setting,
         Some(most.min(studies::phyq::MAX_ATTEMPTS)),
+        Some(a.attempt_rule.unwrap_or(AttemptRule::Every)),
         a.seed,
     )?;
     report_rows(&params, &rows, &report_to)
@@ -206,7 +207,13 @@ fn shards_read(args: &dyn std::any::Any) -> Result<bool> {
     if p.agent != AgentName::Dqn {
         return Ok(false);
     }
-    Params::new(AgentName::Dqn, p.setting, p.attempts, p.seed)?;
+    Params::new(
+        AgentName::Dqn,
+        p.setting,
+        p.attempts,
+        p.attempt_rule,
+        p.seed,
+    )?;
     shard_needs_model(p.setting, p.dqn.model.as_deref())?;
     Ok(true)
 }
@@ -246,6 +253,11 @@ pub struct PhyqEvalArgs {
     /// Attempts per task (default: random 50, pig-shooter 5, optimal 1, as the paper).
     #[arg(long, value_name = "N")]
     pub attempts: Option<u32>,
+    /// every (play every attempt) or until-pass (stop at a task's first pass: a pass at attempt k
+    /// counts 1/k, as the paper's Pig Shooter data were made). Default: until-pass for
+    /// pig-shooter, every for the others; with --from-record, how the record was played (every).
+    #[arg(long, value_name = "RULE", value_parser = parse_attempt_rule)]
+    pub attempt_rule: Option<AttemptRule>,
     /// Seed of the agents' random draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -331,6 +343,11 @@ impl PhyqDqnArgs {
 /// `--agent`'s value, parsed once into the study's type.
 fn parse_agent(text: &str) -> Result<AgentName, String> {
     AgentName::parse(text).map_err(|e| e.to_string())
+}
+
+/// `--attempt-rule`'s value, parsed once into the study's type.
+fn parse_attempt_rule(text: &str) -> Result<AttemptRule, String> {
+    AttemptRule::parse(text).map_err(|e| e.to_string())
 }
 
 /// `--setting`'s value, parsed once into the study's type.

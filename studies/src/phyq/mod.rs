@@ -7,8 +7,9 @@
 //! without a template). Only the test tasks are played; the DQN learns on the training tasks
 //! ([`train_tasks`]) beforehand (`studies::phyq_dqn`).
 //!
-//! A task is played `attempts` times (the paper: random 50, heuristics 5); its pass rate is the
-//! share of attempts that pass. Each attempt's random numbers depend only on (seed, task id,
+//! A task is played `attempts` times (the paper: random 50, heuristics 5), or until its first
+//! pass (the paper's Pig Shooter: [`AttemptRule`]); its pass rate is the share of the attempts
+//! played that pass. Each attempt's random numbers depend only on (seed, task id,
 //! attempt), and one runner task is one level advanced one attempt at a time, so a run
 //! checkpoints, resumes, shards and merges to the same bytes on any thread count. The DQN's
 //! shards evaluate one trained model, whose digest and header their part files record; the
@@ -47,8 +48,8 @@ pub use score::{
 };
 pub use selection::{test_tasks, train_tasks, EvalTask};
 pub use types::{
-    builtin, AgentName, Params, Setting, SharedAgent, COMMAND, DEFAULT_SEED, LOCAL_TRAIN_TASKS,
-    MAX_ATTEMPTS, SLURM,
+    builtin, AgentName, AttemptRule, Params, Setting, SharedAgent, COMMAND, DEFAULT_SEED,
+    LOCAL_TRAIN_TASKS, MAX_ATTEMPTS, SLURM,
 };
 
 #[cfg(test)]

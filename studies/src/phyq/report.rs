@@ -5,7 +5,7 @@ use super::score::{
     paper_agreement, paper_template_rate, pass_rate, per_scenario, per_template, phyq_score,
     scenario_names, Agreement,
 };
-use super::types::{AgentName, Params, Setting};
+use super::types::{AgentName, AttemptRule, Params, Setting};
 use phyq::playdata::SCENARIOS;
 use phyq::templates::Role;
 use std::fmt::Write as _;
@@ -79,6 +79,7 @@ pub fn json_line(params: &Params, f: &Figures) -> String {
         "agent": params.agent.word(),
         "setting": params.setting.word(),
         "attempts": params.attempts,
+        "attempt_rule": params.attempt_rule.word(),
         "seed": params.seed,
         "tasks": f.tasks,
         "pass_rate": f.pass_rate,
@@ -104,11 +105,17 @@ pub fn summary_markdown(params: &Params, rows: &[Row], f: &Figures) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Phy-Q evaluation: {} agent, {} setting\n\n{} test tasks, {} attempts each (seed {}); pass rate over tasks {} %.\n",
+        "# Phy-Q evaluation: {} agent, {} setting\n\n{} test tasks, {} (seed {}); pass rate over tasks {} %.\n",
         params.agent.word(),
         params.setting.word(),
         f.tasks,
-        params.attempts,
+        match params.attempt_rule {
+            AttemptRule::Every => format!("{} attempts each", params.attempts),
+            AttemptRule::UntilPass => format!(
+                "attempts until the first pass, at most {} (a task passed at attempt k: 1/k)",
+                params.attempts
+            ),
+        },
         params.seed,
         percent(f.pass_rate)
     );

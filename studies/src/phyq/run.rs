@@ -2,7 +2,7 @@
 //! whole runs and shards.
 
 use super::selection::{test_tasks, EvalTask};
-use super::types::{builtin, Params, SharedAgent, COMMAND};
+use super::types::{builtin, AttemptRule, Params, SharedAgent, COMMAND};
 use crate::runner::{self, RunConfig, TaskJob};
 use crate::shard::{self, Part, Shard};
 use agents::phyq::{play, Draws};
@@ -60,7 +60,8 @@ impl TaskJob for Job {
                         state.first_pass = Some(format_shots(&a.shots));
                     }
                 }
-                state.attempts >= self.params.attempts
+                let stop_at_pass = self.params.attempt_rule == AttemptRule::UntilPass;
+                state.attempts >= self.params.attempts || (stop_at_pass && a.passed)
             }
             Err(e) => {
                 state.error = Some(e.to_string());
@@ -87,11 +88,12 @@ fn fingerprint_of(params: &Params, tasks: &[EvalTask], agent: &str) -> String {
         format!(" {agent}")
     };
     format!(
-        "phyq-eval-1 {} agent {}{agent} setting {} attempts {} seed {} tasks {} {:016x}",
+        "phyq-eval-1 {} agent {}{agent} setting {} attempts {} {} seed {} tasks {} {:016x}",
         env!("CARGO_PKG_VERSION"),
         params.agent.word(),
         params.setting.word(),
         params.attempts,
+        params.attempt_rule.word(),
         params.seed,
         tasks.len(),
         fnv64(&content)

@@ -108,13 +108,13 @@ fn the_random_reference_replays() {
             reference.iter().find(|r| r.task_id == id).unwrap().clone()
         })
         .collect();
-    let params = Params::new(AgentName::Random, Setting::Broad, None, DEFAULT_SEED).unwrap();
+    let params = Params::new(AgentName::Random, Setting::Broad, None, None, DEFAULT_SEED).unwrap();
     assert_eq!(play_rows(picked, params), want);
 }
 
 #[test]
 fn the_csv_reads_back() {
-    let params = Params::new(AgentName::PigShooter, Setting::Local, Some(2), 7).unwrap();
+    let params = Params::new(AgentName::PigShooter, Setting::Local, Some(2), None, 7).unwrap();
     let tasks: Vec<EvalTask> = test_tasks(tier(), Setting::Local)
         .unwrap()
         .into_iter()
@@ -129,16 +129,29 @@ fn the_csv_reads_back() {
 
 #[test]
 fn params_round_trip_and_refuse() {
-    let p = Params::new(AgentName::Optimal, Setting::Broad, None, 3).unwrap();
-    assert_eq!(p.attempts, 1);
+    let p = Params::new(AgentName::Optimal, Setting::Broad, None, None, 3).unwrap();
+    assert_eq!((p.attempts, p.attempt_rule), (1, AttemptRule::Every));
     assert_eq!(Params::from_args(&p.args()).unwrap(), p);
+    let ps = Params::new(AgentName::PigShooter, Setting::Local, None, None, 3).unwrap();
+    assert_eq!((ps.attempts, ps.attempt_rule), (5, AttemptRule::UntilPass));
+    assert_eq!(Params::from_args(&ps.args()).unwrap(), ps);
+    let every = Params::new(
+        AgentName::PigShooter,
+        Setting::Local,
+        None,
+        Some(AttemptRule::Every),
+        3,
+    )
+    .unwrap();
+    assert_eq!(Params::from_args(&every.args()).unwrap(), every);
+    assert!(AttemptRule::parse("until_pass").is_err());
     assert_eq!(
-        Params::new(AgentName::Random, Setting::Local, None, 0)
+        Params::new(AgentName::Random, Setting::Local, None, None, 0)
             .unwrap()
             .attempts,
         50
     );
-    assert!(Params::new(AgentName::Random, Setting::Local, Some(0), 0).is_err());
+    assert!(Params::new(AgentName::Random, Setting::Local, Some(0), None, 0).is_err());
     assert!(AgentName::parse("dqn2").is_err());
     assert!(Setting::parse("wide").is_err());
 }
@@ -168,4 +181,41 @@ fn agreement_by_hand() {
     assert!(
         (paper_template_rate(AgentName::PigShooter, "1_1_4").unwrap() - 0.745_833).abs() < 1e-5
     );
+}
+
+#[test]
+fn until_pass_stops_at_the_first_pass_of_the_same_draws() {
+    // Ten tasks of 1_1_1 (the pig shooter passes some attempts of most): the same attempts
+    // played under both rules, so the first pass is the same attempt; until-pass plays no
+    // attempt after it, and all five where none passes.
+    let tasks: Vec<EvalTask> = test_tasks(tier(), Setting::Local).unwrap()[..10].to_vec();
+    let rule = |r| Params::new(AgentName::PigShooter, Setting::Local, None, Some(r), 0).unwrap();
+    let every = play_rows(tasks.clone(), rule(AttemptRule::Every));
+    let until = play_rows(tasks, rule(AttemptRule::UntilPass));
+    let mut stopped_early = 0;
+    for (e, u) in every.iter().zip(&until) {
+        assert_eq!(u.first_pass, e.first_pass, "{}", e.task_id);
+        assert_eq!(u.passes, e.passes.min(1), "{}", e.task_id);
+        if u.passes == 0 {
+            assert_eq!(u.attempts, 5, "{}", e.task_id);
+        } else {
+            // Attempt k passed: rate 1/k.
+            assert!((u.pass_rate() - 1.0 / f64::from(u.attempts)).abs() < 1e-12);
+        }
+        stopped_early += usize::from(u.attempts < 5);
+    }
+    assert!(stopped_early >= 5, "{until:?}");
+}
+
+#[test]
+fn the_papers_pig_shooter_rates_are_until_pass_rates() {
+    // AttemptRule's evidence, from the committed play data: 20 tasks × 5 attempts gives whole
+    // hundredths, 20 tasks with a pass at attempt k counting 1/k whole 1/1200ths.
+    let rates = phyq::playdata::pig_shooter_per_template();
+    let whole = |r: f64, d: f64| (r * d - (r * d).round()).abs() < 1e-6;
+    let nonzero: Vec<f64> = rates.iter().map(|(_, r)| *r).filter(|r| *r > 0.0).collect();
+    assert_eq!(nonzero.len(), 31);
+    assert_eq!(nonzero.iter().filter(|r| !whole(**r, 100.0)).count(), 26);
+    // Two templates were measured on fewer tasks (3_9_8 19, 3_5_4 18).
+    assert_eq!(nonzero.iter().filter(|r| !whole(**r, 1200.0)).count(), 2);
 }
