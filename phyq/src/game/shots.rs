@@ -252,6 +252,88 @@ mod tests {
     }
 
     #[test]
+    fn shots_are_written_as_they_are_read() {
+        let shots = [
+            PixelShot {
+                x: -55.5,
+                y: 30.0,
+                tap: 1.2,
+            },
+            PixelShot {
+                x: -60.0,
+                y: 20.0,
+                tap: 0.0,
+            },
+        ];
+        assert_eq!(format_shots(&shots), "-55.5,30,1.2;-60,20,0");
+        assert_eq!(parse_shots(&format_shots(&shots)).unwrap(), shots);
+    }
+
+    #[test]
+    fn the_limits_are_inclusive() {
+        // 10,000 pixels either way and a tap at 60 s are the last values accepted.
+        let s = parse_shots("10000,-10000,60").unwrap();
+        assert_eq!((s[0].x, s[0].y, s[0].tap), (10_000.0, -10_000.0, 60.0));
+        let err = |t: &str| parse_shots(t).unwrap_err().to_string();
+        assert!(err("10000.5,0,0").contains("x 10000.5 is out of range"));
+        assert!(err("0,-10000.5,0").contains("y -10000.5 is out of range"));
+        assert!(err("0,0,60.01").contains("tap time 60.01 is out of range"));
+    }
+
+    #[test]
+    fn nearest_rounds_to_hundredths_of_a_pixel_and_whole_steps() {
+        // maxWidth 35 m over 640 pixels: 7/128 m a pixel. 1 m is 128/7 = 18.2857… pixels:
+        // 18.29; 0.5 m is 9.1428…: 9.14; −1 m −18.29. A tap at 0.515 s is 25.75 steps: the
+        // 26th, 0.52 s; one at 0.005 s the first step after the launch, 0.02 s.
+        let level = crate::templates::find("1_1_4").unwrap().level().unwrap();
+        let shot = |x: Fixed, y: Fixed, tap: Option<Fixed>| Shot {
+            release: Vec2::new(x, y),
+            tap,
+        };
+        let near = PixelShot::nearest(
+            &shot(Fixed::ONE, Fixed::HALF, Some(Fixed::ratio(515, 1000))),
+            &level,
+        );
+        assert_eq!((near.x, near.y, near.tap), (18.29, 9.14, 0.52));
+        let near = PixelShot::nearest(
+            &shot(-Fixed::ONE, Fixed::ZERO, Some(Fixed::ratio(5, 1000))),
+            &level,
+        );
+        assert_eq!((near.x, near.y, near.tap), (-18.29, 0.0, 0.02));
+        let near = PixelShot::nearest(&shot(Fixed::ZERO, -Fixed::HALF, None), &level);
+        assert_eq!((near.x, near.y, near.tap), (0.0, -9.14, 0.0));
+    }
+
+    #[test]
+    fn screen_shots_measure_from_the_pictures_corner_down() {
+        // A made-up framing: left −17.5 m, top 12 m, 35 m across (7/128 m a pixel). Pixel
+        // (128, 256) is 7 m right of the left edge and 14 m below the top: (−10.5, −2); from a
+        // rest point (−12, −1.5) the release is (1.5, −0.5).
+        let framing = Framing {
+            left: Fixed::from_int(-35) * Fixed::HALF,
+            top: Fixed::from_int(12),
+            width: Fixed::from_int(35),
+        };
+        let rest = Vec2::new(Fixed::from_int(-12), Fixed::from_int(-3) * Fixed::HALF);
+        let at = |tap_ms| screen_shot(128, 256, tap_ms, rest, &framing);
+        let s = at(0);
+        assert_eq!(
+            s.release,
+            Vec2::new(Fixed::from_int(3) * Fixed::HALF, -Fixed::HALF)
+        );
+        assert_eq!(s.tap, None);
+        // A tap on the first whole step at or after it: 25 ms and 40 ms are the second (0.04 s),
+        // 41 ms the third; none before the launch or after the longest shot.
+        let step = |n: i32| Some(Fixed::from_int(n).div_int(50));
+        assert_eq!(at(25).tap, step(2));
+        assert_eq!(at(40).tap, step(2));
+        assert_eq!(at(41).tap, step(3));
+        assert_eq!(at(-5).tap, None);
+        assert_eq!(at(MAX_TAP_MS).tap, step(3000));
+        assert_eq!(at(MAX_TAP_MS + 1).tap, None);
+    }
+
+    #[test]
     fn pixels_become_metres_by_the_level_framing() {
         let level = crate::templates::find("1_1_4").unwrap().level().unwrap();
         // maxWidth 35: 640 pixels = 35 m.
