@@ -112,6 +112,28 @@ fn the_wide_search_passes_a_non_greedy_draw_the_greedy_search_cannot() {
     verify_witness(&level, &found).unwrap();
 }
 
+/// One-bird draws the candidates cannot pass and the fine grid does (refused before it existed,
+/// 2026-12-06): a blue bird (15.6, 3_9_4, task 11's first draw) whose split must come at the
+/// right tenth of a second, and a red bird (6.4, 2_4_1, task 9's first draw) that needs a
+/// half-degree.
+#[test]
+fn the_fine_grid_passes_lone_birds_the_candidates_cannot() {
+    for (code, index) in [("3_9_4", 11), ("2_4_1", 9)] {
+        let t = phyq::templates::find(code).unwrap();
+        let level = regenerate(t, index, BUILTIN_SEED, 0).unwrap().level;
+        let mut start = phyq::game::Game::new(&level).unwrap();
+        start.settle();
+        assert_eq!(start.birds_left(), 1, "{code}");
+        let greedy = greedy_search(&start, &level).unwrap();
+        assert_eq!(greedy.shots, None, "{code}: greedy");
+        let found = search(&level).unwrap();
+        let shots = found.shots.expect("the fine grid passes it");
+        assert_eq!(shots.len(), 1, "{code}");
+        assert!(found.shots_tried > greedy.shots_tried, "{code}");
+        verify_witness(&level, &shots).unwrap();
+    }
+}
+
 #[test]
 fn a_level_that_does_not_settle_is_refused_before_the_search() {
     // A stone block 1 m above the ground falls 1 m: not at rest, so no search is run.
