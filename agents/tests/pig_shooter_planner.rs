@@ -122,7 +122,8 @@ fn the_pig_shooter_sends_the_originals_shots() {
         }
     }
     assert_eq!(templates.len(), 75, "the first task of every template");
-    assert!(rows >= 210, "{rows} rows");
+    // Every pig, both arcs, both ends of the tap intervals: 208 shots on the tier of 2026-12-06.
+    assert!(rows >= 208, "{rows} rows");
     assert!(
         wrong.is_empty(),
         "{} of {rows} shots differ from the original's:\n{}",
