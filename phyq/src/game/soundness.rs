@@ -102,14 +102,19 @@ pub fn candidates(drag_radius: Fixed, has_power: bool) -> Vec<Shot> {
         &[None]
     };
     for deg in -20..=85 {
-        let (s, c) = sin_cos(crate::number::radians(Fixed::from_int(deg)));
-        // Released opposite to the launch direction, at the drag radius.
-        let release = Vec2::new(-c, -s).scale(drag_radius);
+        let release = release_towards(Fixed::from_int(deg), drag_radius);
         for &tap in taps {
             out.push(Shot { release, tap });
         }
     }
     out
+}
+
+/// The release `length` from the rest point that launches towards `degrees` (counter-clockwise
+/// from +x): opposite to the launch direction.
+fn release_towards(degrees: Fixed, length: Fixed) -> Vec2 {
+    let (s, c) = sin_cos(crate::number::radians(degrees));
+    Vec2::new(-c, -s).scale(length)
 }
 
 /// Taps of the fine grid for a bird with a power: every tenth of a second up to this many.
@@ -123,10 +128,9 @@ const FINE_POWERS: [i64; 5] = [9, 8, 7, 6, 5];
 /// were too coarse). One without: full power every quarter degree, then 0.9 to 0.5 of it every
 /// half degree (1,476 shots).
 pub fn fine_candidates(drag_radius: Fixed, has_power: bool) -> Vec<Shot> {
-    let release = |quarter_degrees: i64, tenths: i64| {
-        let turn = Fixed::from_int(quarter_degrees as i32).div_int(4);
-        let (s, c) = sin_cos(crate::number::radians(turn));
-        Vec2::new(-c, -s).scale(drag_radius * Fixed::ratio(tenths, 10))
+    let release = |quarter_degrees: i32, tenths: i64| {
+        let degrees = Fixed::from_int(quarter_degrees).div_int(4);
+        release_towards(degrees, drag_radius * Fixed::ratio(tenths, 10))
     };
     let mut out = Vec::new();
     if has_power {

@@ -59,13 +59,7 @@ impl AgentName {
     }
 
     pub fn parse(text: &str) -> Result<AgentName> {
-        match AgentName::ALL.iter().find(|a| a.word() == text) {
-            Some(a) => Ok(*a),
-            None => bail!(
-                "unknown Phy-Q agent {text:?} (one of: {})",
-                AgentName::ALL.map(|a| a.word()).join(", ")
-            ),
-        }
+        parse_word(&AgentName::ALL, AgentName::word, "Phy-Q agent", text)
     }
 
     /// Attempts per task when none are given: the paper's 50 for the random agent and 5 for
@@ -131,10 +125,7 @@ impl Setting {
     }
 
     pub fn parse(text: &str) -> Result<Setting> {
-        match Setting::ALL.iter().find(|s| s.word() == text) {
-            Some(s) => Ok(*s),
-            None => bail!("unknown setting {text:?} (one of: local, broad, all)"),
-        }
+        parse_word(&Setting::ALL, Setting::word, "setting", text)
     }
 }
 
@@ -144,8 +135,8 @@ impl Setting {
 /// framework's `MaxAttempts(5)` level selection: a level is played again only while it is
 /// unsolved, so a task passed at attempt k counts 1/k. Their fractions show it: 26 of its 31
 /// non-zero template rates are not whole hundredths, as 20 tasks × 5 attempts would give, but all
-/// are whole 1/1200ths (20 tasks × lcm(1..5)); the Java heuristics' rates (Bambirds, DataLab,
-/// Eagle's Wing) are whole hundredths but for 6 of 156.
+/// but two are whole 1/1200ths (20 tasks × lcm(1..5); the two fit 19 and 18 tasks); the Java
+/// heuristics' rates (Bambirds, DataLab, Eagle's Wing) are whole hundredths but for 6 of 156.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttemptRule {
     /// Every attempt is played: the rate is the share that pass (the paper's random agent and
@@ -167,9 +158,22 @@ impl AttemptRule {
     }
 
     pub fn parse(text: &str) -> Result<AttemptRule> {
-        match AttemptRule::ALL.iter().find(|r| r.word() == text) {
-            Some(r) => Ok(*r),
-            None => bail!("unknown attempt rule {text:?} (one of: every, until-pass)"),
+        parse_word(&AttemptRule::ALL, AttemptRule::word, "attempt rule", text)
+    }
+}
+
+/// The value of `all` whose word is `text`, or an error naming `what` and every word.
+fn parse_word<T: Copy>(
+    all: &[T],
+    word: fn(T) -> &'static str,
+    what: &str,
+    text: &str,
+) -> Result<T> {
+    match all.iter().find(|v| word(**v) == text) {
+        Some(v) => Ok(*v),
+        None => {
+            let words: Vec<&str> = all.iter().map(|v| word(*v)).collect();
+            bail!("unknown {what} {text:?} (one of: {})", words.join(", "))
         }
     }
 }
