@@ -22,7 +22,8 @@
 # Environment: FUZZ_TARGET_DIR (build folder, default target/fuzz; one sub-folder per sanitizer),
 # FUZZ_INPUT_TIMEOUT (seconds one input may take before it counts as a hang, default 120),
 # FUZZ_KEEP_SCRATCH=1 (keep the scratch corpus, e.g. to `cargo fuzz cmin` it into the committed
-# one by hand).
+# one by hand, or to go on from it), FUZZ_FROM=DIR (start from the corpus in DIR, a kept scratch
+# corpus, instead of the committed one: one run of 10^7 executions split over sessions).
 #
 # Exit status: 0 a clean run; 1 a crash, panic, hang, leak or out-of-memory (the input is copied
 # to fuzz/artifacts/TARGET/); 2 a usage error; 3 the target could not run (no nightly, no
@@ -62,6 +63,8 @@ else
   LIMIT=(-runs="$EXECS")
   ASKED="for $EXECS executions"
 fi
+FROM=${FUZZ_FROM:-fuzz/corpus/$T}
+[ -d "$FROM" ] || { echo "fuzz-long: FUZZ_FROM: no folder $FROM" >&2; exit 2; }
 INPUT_TIMEOUT=${FUZZ_INPUT_TIMEOUT:-120}
 TARGET_DIR=${FUZZ_TARGET_DIR:-$ROOT/target/fuzz}/$SAN
 
@@ -85,7 +88,7 @@ cleanup() { if [ "${FUZZ_KEEP_SCRATCH:-0}" = 1 ]; then echo "scratch kept: $SCRA
 trap cleanup EXIT
 mkdir -p "$SCRATCH/corpus" "$SCRATCH/artifacts"
 
-echo "fuzz-long: $T, sanitizer $SAN, $ASKED"
+echo "fuzz-long: $T, sanitizer $SAN, $ASKED, from the corpus in $FROM"
 start=$(date +%s)
 if ! "${FUZZ[@]}" build "${BUILD_ARGS[@]}" "$T" >"$SCRATCH/build.log" 2>&1; then
   echo "fuzz-long: building fuzz target $T failed:" >&2
@@ -96,7 +99,7 @@ if ! "${FUZZ[@]}" build "${BUILD_ARGS[@]}" "$T" >"$SCRATCH/build.log" 2>&1; then
 fi
 build_s=$(($(date +%s) - start))
 
-cp -r "fuzz/corpus/$T/." "$SCRATCH/corpus/"
+cp -r "$FROM/." "$SCRATCH/corpus/"
 before=$(find "$SCRATCH/corpus" -type f | wc -l)
 start=$(date +%s)
 # New inputs go to the scratch corpus; artifacts to the scratch folder (later flags win in
