@@ -15,7 +15,8 @@
 //!   contact touching (no second begin) or not (an end), so begins and ends alternate for every
 //!   pair of parts;
 //! * **removing a body** ([`crate::World::remove_body`]) ends its touching contacts; those ends
-//!   are reported with the next step.
+//!   are reported with the next step, as are the ends of its continuous begins not yet
+//!   confirmed (the next narrow phase finds them gone).
 //!
 //! Both lists are sorted by (body a, body b, part a, part b), body a being the lower id: every
 //! pair of parts appears at most once in each list, so the order is total. A pair can be in
@@ -153,12 +154,13 @@ impl ContactEvents {
             }
         }
         for &key in &self.toi_begun {
+            // Not touching at the last narrow phase, so a change of it can only be to touching
+            // (confirmed above); one not touching now ends, a removed body's among them (its
+            // contacts are gone).
             let touching = contacts
                 .binary_search_by_key(&key, |c| c.key)
                 .is_ok_and(|i| contacts[i].is_touching());
-            // A change of this key was handled above: it began (confirmed) or ended.
-            let changed = self.changes.binary_search_by_key(&key, |c| c.key).is_ok();
-            if !touching && !changed {
+            if !touching {
                 self.ends.push(ContactEnd::of(key));
             }
         }
@@ -264,19 +266,6 @@ impl ContactEvents {
     /// A touching contact destroyed between steps (its body removed): an end next step.
     pub(crate) fn destroyed(&mut self, key: ContactKey) {
         self.pending_ends.push(ContactEnd::of(key));
-    }
-
-    /// Body `id` was removed: its continuous begins not yet confirmed end next step (its
-    /// touching contacts are reported through [`ContactEvents::destroyed`]).
-    pub(crate) fn body_removed(&mut self, id: u32) {
-        let pending = &mut self.pending_ends;
-        self.toi_begun.retain(|k| {
-            let gone = k.body_lo == id || k.body_hi == id;
-            if gone {
-                pending.push(ContactEnd::of(*k));
-            }
-            !gone
-        });
     }
 }
 

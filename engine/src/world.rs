@@ -278,7 +278,6 @@ impl World {
             }
             false
         });
-        events.body_removed(id.0);
         self.static_parts.retain(|sp| sp.body != id.0);
         let b = &mut self.bodies[id.index()];
         b.removed = true;

@@ -920,6 +920,125 @@ fn events_of_a_bullet_scene_alternate_per_pair() {
     }
 }
 
+/// A ball at 120 m/s onto a thin static bar 40 px wide (2 m a step: it reaches the bar within a
+/// step, in continuous collision), restitution 0 so that it stays on the bar under gravity: one
+/// per pair, the bars added first (`bars_first`) or the balls. Returns each step's events.
+fn balls_onto_bars(
+    pairs: i64,
+    bars_first: bool,
+    remove_first_ball_after: Option<u32>,
+) -> Vec<(u32, String)> {
+    let mut w = World::new();
+    let add = |w: &mut World, ball: bool, i: i64| {
+        let mut d = if ball {
+            let mut d = dynamic(px2(60 + 80 * i, 220), ball_shape(3, 1));
+            d.linear_velocity = v(0.0, -120.0);
+            d
+        } else {
+            fixed_body(px2(60 + 80 * i, 100), box_shape(40, 5))
+        };
+        d.restitution = Fixed::ZERO;
+        w.add_body(&d).unwrap()
+    };
+    let mut balls = Vec::new();
+    for first in [bars_first, !bars_first] {
+        for i in 0..pairs {
+            let id = add(&mut w, !first, i);
+            if !first {
+                balls.push(id);
+            }
+        }
+    }
+    let mut log = Vec::new();
+    for step in 1..=40 {
+        w.step();
+        for b in w.contact_begins() {
+            let n = (b.normal.x.to_f64(), b.normal.y.to_f64());
+            log.push((
+                step,
+                format!(
+                    "begin {:?} continuous {} normal {n:?}",
+                    begin_key(b),
+                    b.continuous
+                ),
+            ));
+        }
+        for e in w.contact_ends() {
+            log.push((step, format!("end {:?}", end_key(e))));
+        }
+        if remove_first_ball_after == Some(step) {
+            w.remove_body(balls[0]).unwrap();
+        }
+    }
+    log
+}
+
+#[test]
+fn a_continuous_begin_is_confirmed_by_the_next_narrow_phase_not_begun_again() {
+    // The ball (body 0, the lower id: the continuous solve meets it as the moving body x with
+    // x < y) comes to rest on the bar (body 1): one begin in the step of the hit, from the ball
+    // to the bar (down), then nothing while it rests.
+    let log = balls_onto_bars(1, false, None);
+    assert_eq!(
+        log,
+        [(
+            10,
+            "begin (0, 0, 1, 0) continuous true normal (0.0, -1.0)".to_string()
+        )]
+    );
+    // The bar first: the same events, the ids swapped and the normal with them.
+    let log = balls_onto_bars(1, true, None);
+    assert_eq!(
+        log,
+        [(
+            10,
+            "begin (0, 0, 1, 0) continuous true normal (0.0, 1.0)".to_string()
+        )]
+    );
+}
+
+#[test]
+fn every_continuous_begin_of_a_step_is_reported_and_a_removed_body_ends_its_own() {
+    // Two balls onto two bars in the same step: two continuous begins. The first ball removed
+    // after that step: its contact ends in the next step (it never touched at a narrow phase);
+    // the other ball rests on, with no event.
+    for bars_first in [true, false] {
+        let log = balls_onto_bars(2, bars_first, Some(10));
+        let (ball0, ball1, bar0, bar1) = if bars_first {
+            (2, 3, 0, 1)
+        } else {
+            (0, 1, 2, 3)
+        };
+        let normal = if bars_first {
+            "(0.0, 1.0)"
+        } else {
+            "(0.0, -1.0)"
+        };
+        let key = |a: u32, b: u32| (a.min(b), 0, a.max(b), 0);
+        assert_eq!(
+            log,
+            [
+                (
+                    10,
+                    format!(
+                        "begin {:?} continuous true normal {normal}",
+                        key(ball0, bar0)
+                    )
+                ),
+                (
+                    10,
+                    format!(
+                        "begin {:?} continuous true normal {normal}",
+                        key(ball1, bar1)
+                    )
+                ),
+                (11, format!("end {:?}", key(ball0, bar0))),
+            ],
+            "bars first: {bars_first}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Collision filters
 
