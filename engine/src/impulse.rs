@@ -179,3 +179,29 @@ pub(crate) fn apply_radial_impulse(bodies: &mut [Body], r: &RadialImpulse) -> Ve
     }
     hits
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wide_product_rounds_as_a_fixed_product_does() {
+        // 3 raw units × ½ = 1.5 units: to nearest, halves up, as `Fixed`'s product rounds.
+        assert_eq!(mul_wide(3, 1 << 31), 2);
+        assert_eq!(mul_wide(-3, 1 << 31), -1);
+        let half = 1i64 << 31;
+        for (a, b) in [
+            (3, half),
+            (-3, half),
+            (1, 2_863_311_531),
+            (-5, 2_863_311_531),
+        ] {
+            let fixed = Fixed::from_raw(a) * Fixed::from_raw(b);
+            assert_eq!(
+                mul_wide(a.into(), b.into()),
+                fixed.raw().into(),
+                "{a} · {b}"
+            );
+        }
+    }
+}
