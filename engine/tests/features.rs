@@ -639,6 +639,111 @@ fn set_velocity_sets_both_and_wakes_unless_zero() {
 }
 
 #[test]
+fn each_out_of_range_input_alone_is_refused_and_the_bounds_are_inclusive() {
+    use engine::{MAX_POSITION, MAX_SPEED};
+    let one_raw = Fixed::from_raw(1);
+    let mut w = World::new();
+    w.set_gravity(Vec2::ZERO);
+    let id = w.add_body(&dynamic(Vec2::ZERO, ball(0.5))).unwrap();
+    let out = |what| Err(WorldError::OutOfRange(what));
+    // A linear impulse: the impulse alone, then the point alone, out of range.
+    let big = Vec2::new(MAX_SPEED + one_raw, Fixed::ZERO);
+    let far = Vec2::new(MAX_POSITION + one_raw, Fixed::ZERO);
+    assert_eq!(
+        w.apply_linear_impulse(id, big, Vec2::ZERO),
+        out("impulse or point")
+    );
+    assert_eq!(
+        w.apply_linear_impulse(id, v(0.0, 1e-6), far),
+        out("impulse or point")
+    );
+    // Velocities: the angular one alone, at the bound and one raw unit past it, and Fixed::MIN.
+    assert_eq!(w.set_velocity(id, Vec2::ZERO, MAX_SPEED), Ok(()));
+    assert_eq!(w.set_velocity(id, Vec2::ZERO, -MAX_SPEED), Ok(()));
+    assert_eq!(
+        w.set_velocity(id, Vec2::ZERO, MAX_SPEED + one_raw),
+        out("velocity")
+    );
+    assert_eq!(w.set_velocity(id, Vec2::ZERO, Fixed::MIN), out("velocity"));
+    // Radial impulses: each bad field alone pushes nothing; a radius of exactly twice the
+    // largest position (the farthest two valid points can be apart) is valid.
+    let good = RadialImpulse {
+        center: v(3.0, 0.0),
+        radius: f(4.0),
+        strength: f(1.0),
+        falloff: Falloff::Constant,
+    };
+    assert_eq!(w.apply_radial_impulse(&good).len(), 1);
+    let reach = MAX_POSITION + MAX_POSITION;
+    let at_reach = RadialImpulse {
+        radius: reach,
+        ..good
+    };
+    assert_eq!(w.apply_radial_impulse(&at_reach).len(), 1);
+    assert_eq!(
+        w.apply_radial_impulse(&RadialImpulse {
+            radius: MAX_POSITION + f(1.0),
+            ..good
+        })
+        .len(),
+        1
+    );
+    for strength in [MAX_SPEED, -MAX_SPEED] {
+        let strongest = RadialImpulse { strength, ..good };
+        assert_eq!(w.apply_radial_impulse(&strongest).len(), 1);
+    }
+    for bad in [
+        RadialImpulse {
+            radius: Fixed::ZERO,
+            ..good
+        },
+        RadialImpulse {
+            radius: f(-1.0),
+            ..good
+        },
+        RadialImpulse {
+            radius: reach + one_raw,
+            ..good
+        },
+        RadialImpulse {
+            center: far,
+            ..good
+        },
+        RadialImpulse {
+            center: Vec2::new(Fixed::ZERO, Fixed::MIN),
+            ..good
+        },
+        RadialImpulse {
+            strength: MAX_SPEED + one_raw,
+            ..good
+        },
+        RadialImpulse {
+            strength: Fixed::MIN,
+            ..good
+        },
+    ] {
+        assert!(w.apply_radial_impulse(&bad).is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn setting_either_velocity_alone_wakes_a_sleeping_body() {
+    for (linear, angular) in [(v(1.0, 0.0), Fixed::ZERO), (Vec2::ZERO, f(1.0))] {
+        let mut w = World::new();
+        add_floor(&mut w);
+        let id = w
+            .add_body(&dynamic(px2(128, 14), ball_shape(4, 1)))
+            .unwrap();
+        for _ in 0..200 {
+            w.step();
+        }
+        assert!(!w.body(id).unwrap().is_awake());
+        w.set_velocity(id, linear, angular).unwrap();
+        assert!(w.body(id).unwrap().is_awake(), "{linear:?} {angular:?}");
+    }
+}
+
+#[test]
 fn a_radial_impulse_pushes_bodies_within_its_radius_away_from_its_centre() {
     let mut w = World::new();
     w.set_gravity(Vec2::ZERO);
