@@ -494,6 +494,27 @@ fn a_removed_body_leaves_its_contacts_and_wakes_what_it_touched() {
 }
 
 #[test]
+fn ends_of_removals_are_reported_in_order_whatever_the_order_removed() {
+    // Two balls at rest on the floor (bodies 1 and 2), removed the higher id first: the next
+    // step has no begin and both ends, sorted.
+    let mut w = World::new();
+    add_floor(&mut w);
+    for x in [60, 180] {
+        w.add_body(&dynamic(px2(x, 14), ball_shape(4, 1))).unwrap();
+    }
+    for _ in 0..200 {
+        w.step();
+    }
+    assert_eq!(touching_set(&w).len(), 2);
+    w.remove_body(BodyId(2)).unwrap();
+    w.remove_body(BodyId(1)).unwrap();
+    w.step();
+    assert!(w.contact_begins().is_empty());
+    let ends: Vec<_> = w.contact_ends().iter().map(end_key).collect();
+    assert_eq!(ends, [(0, 0, 1, 0), (0, 0, 2, 0)]);
+}
+
+#[test]
 fn removing_twice_or_an_unknown_body_is_an_error() {
     let mut w = testbed::pyramid(2);
     assert_eq!(
