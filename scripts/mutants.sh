@@ -75,7 +75,14 @@ if [ "$SAMPLE" = 1 ]; then
 fi
 cargo mutants "${SCOPE_ARGS[@]}" --profile tests --timeout 300 "$@"
 rc=$?
+# The outcome files are in mutants.out/, or under the folder given with -o/--output.
+out=mutants.out prev=""
+for a in "$@"; do
+  case $prev in -o | --output) out=$a/mutants.out ;; esac
+  case $a in --output=*) out=${a#--output=}/mutants.out ;; esac
+  prev=$a
+done
 for f in caught missed timeout unviable; do
-  printf '%-9s %s\n' "$f" "$(wc -l <mutants.out/$f.txt 2>/dev/null || echo 0)"
+  printf '%-9s %s\n' "$f" "$(wc -l <"$out/$f.txt" 2>/dev/null || echo 0)"
 done
 exit $rc
