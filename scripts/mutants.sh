@@ -83,6 +83,6 @@ for a in "$@"; do
   prev=$a
 done
 for f in caught missed timeout unviable; do
-  printf '%-9s %s\n' "$f" "$(wc -l <"$out/$f.txt" 2>/dev/null || echo 0)"
+  printf '%-9s %s\n' "$f" "$(wc -l 2>/dev/null <"$out/$f.txt" || echo 0)"
 done
 exit $rc
