@@ -587,17 +587,21 @@ fn a_removed_slot_hashes_the_same_whatever_it_held() {
 // ---------------------------------------------------------------------------------------------
 // 4. Impulses and velocities.
 
-#[test]
-fn a_linear_impulse_changes_velocity_and_spin_and_wakes() {
+/// A world with the floor and one dynamic body, `shape` at `at`, stepped until it sleeps.
+fn asleep_on_the_floor(at: Vec2, shape: Shape) -> (World, BodyId) {
     let mut w = World::new();
     add_floor(&mut w);
-    let id = w
-        .add_body(&dynamic(px2(128, 16), box_shape(12, 12)))
-        .unwrap();
+    let id = w.add_body(&dynamic(at, shape)).unwrap();
     for _ in 0..200 {
         w.step();
     }
     assert!(!w.body(id).unwrap().is_awake());
+    (w, id)
+}
+
+#[test]
+fn a_linear_impulse_changes_velocity_and_spin_and_wakes() {
+    let (mut w, id) = asleep_on_the_floor(px2(128, 16), box_shape(12, 12));
     let (m, inertia, c) = {
         let b = w.body(id).unwrap();
         (b.mass().to_f64(), b.inertia().to_f64(), b.world_center())
@@ -631,15 +635,7 @@ fn a_linear_impulse_changes_velocity_and_spin_and_wakes() {
 
 #[test]
 fn set_velocity_sets_both_and_wakes_unless_zero() {
-    let mut w = World::new();
-    add_floor(&mut w);
-    let id = w
-        .add_body(&dynamic(px2(128, 14), ball_shape(4, 1)))
-        .unwrap();
-    for _ in 0..200 {
-        w.step();
-    }
-    assert!(!w.body(id).unwrap().is_awake());
+    let (mut w, id) = asleep_on_the_floor(px2(128, 14), ball_shape(4, 1));
     w.set_velocity(id, Vec2::ZERO, Fixed::ZERO).unwrap();
     assert!(!w.body(id).unwrap().is_awake());
     w.set_velocity(id, v(2.0, 3.0), f(-1.0)).unwrap();
@@ -750,15 +746,7 @@ fn each_out_of_range_input_alone_is_refused_and_the_bounds_are_inclusive() {
 #[test]
 fn setting_either_velocity_alone_wakes_a_sleeping_body() {
     for (linear, angular) in [(v(1.0, 0.0), Fixed::ZERO), (Vec2::ZERO, f(1.0))] {
-        let mut w = World::new();
-        add_floor(&mut w);
-        let id = w
-            .add_body(&dynamic(px2(128, 14), ball_shape(4, 1)))
-            .unwrap();
-        for _ in 0..200 {
-            w.step();
-        }
-        assert!(!w.body(id).unwrap().is_awake());
+        let (mut w, id) = asleep_on_the_floor(px2(128, 14), ball_shape(4, 1));
         w.set_velocity(id, linear, angular).unwrap();
         assert!(w.body(id).unwrap().is_awake(), "{linear:?} {angular:?}");
     }
@@ -1054,27 +1042,31 @@ fn balls_onto_bars(
     bars_first: bool,
     remove_first_ball_after: Option<u32>,
 ) -> Vec<(u32, String)> {
-    let mut w = World::new();
-    let add = |w: &mut World, ball: bool, i: i64| {
-        let mut d = if ball {
-            let mut d = dynamic(px2(60 + 80 * i, 220), ball_shape(3, 1));
-            d.linear_velocity = v(0.0, -120.0);
-            d
-        } else {
-            fixed_body(px2(60 + 80 * i, 100), box_shape(40, 5))
-        };
+    let ball = |i: i64| {
+        let mut d = dynamic(px2(60 + 80 * i, 220), ball_shape(3, 1));
+        d.linear_velocity = v(0.0, -120.0);
         d.restitution = Fixed::ZERO;
-        w.add_body(&d).unwrap()
+        d
     };
-    let mut balls = Vec::new();
-    for first in [bars_first, !bars_first] {
-        for i in 0..pairs {
-            let id = add(&mut w, !first, i);
-            if !first {
-                balls.push(id);
-            }
-        }
+    let bar = |i: i64| {
+        let mut d = fixed_body(px2(60 + 80 * i, 100), box_shape(40, 5));
+        d.restitution = Fixed::ZERO;
+        d
+    };
+    let (balls, bars): (Vec<BodyDef>, Vec<BodyDef>) = (
+        (0..pairs).map(ball).collect(),
+        (0..pairs).map(bar).collect(),
+    );
+    let order = if bars_first {
+        [&bars, &balls]
+    } else {
+        [&balls, &bars]
+    };
+    let mut w = World::new();
+    for d in order.into_iter().flatten() {
+        w.add_body(d).unwrap();
     }
+    let first_ball = BodyId(if bars_first { pairs as u32 } else { 0 });
     let mut log = Vec::new();
     for step in 1..=40 {
         w.step();
@@ -1093,7 +1085,7 @@ fn balls_onto_bars(
             log.push((step, format!("end {:?}", end_key(e))));
         }
         if remove_first_ball_after == Some(step) {
-            w.remove_body(balls[0]).unwrap();
+            w.remove_body(first_ball).unwrap();
         }
     }
     log
@@ -1141,23 +1133,12 @@ fn every_continuous_begin_of_a_step_is_reported_and_a_removed_body_ends_its_own(
             "(0.0, -1.0)"
         };
         let key = |a: u32, b: u32| (a.min(b), 0, a.max(b), 0);
+        let begin = |a, b| format!("begin {:?} continuous true normal {normal}", key(a, b));
         assert_eq!(
             log,
             [
-                (
-                    10,
-                    format!(
-                        "begin {:?} continuous true normal {normal}",
-                        key(ball0, bar0)
-                    )
-                ),
-                (
-                    10,
-                    format!(
-                        "begin {:?} continuous true normal {normal}",
-                        key(ball1, bar1)
-                    )
-                ),
+                (10, begin(ball0, bar0)),
+                (10, begin(ball1, bar1)),
                 (11, format!("end {:?}", key(ball0, bar0))),
             ],
             "bars first: {bars_first}"
