@@ -134,6 +134,34 @@ fn the_fine_grid_passes_lone_birds_the_candidates_cannot() {
     }
 }
 
+/// A multiple-force draw (2.3, 1_2_6: three red birds on a big pig in a box, task 1's first
+/// draw) the candidates of every bird cannot pass, refused before the last bird of the wide
+/// search got the fine grid (2026-12-07): the shots found end with one the candidates of that
+/// state do not hold.
+#[test]
+fn the_fine_grid_passes_the_last_bird_the_candidates_cannot() {
+    use phyq::game::soundness::candidates_for;
+    let t = phyq::templates::find("1_2_6").unwrap();
+    let level = regenerate(t, 1, BUILTIN_SEED, 0).unwrap().level;
+    let mut start = phyq::game::Game::new(&level).unwrap();
+    start.settle();
+    assert_eq!(start.birds_left(), 3);
+    assert_eq!(greedy_search(&start, &level).unwrap().shots, None, "greedy");
+    let shots = search(&level)
+        .unwrap()
+        .shots
+        .expect("the last bird's fine grid passes it");
+    assert_eq!(shots.len(), 3);
+    let (last, before) = shots.split_last().unwrap();
+    let mut g = start.clone();
+    for s in before {
+        g.shoot(&s.to_shot(&level)).unwrap();
+    }
+    assert_eq!(g.birds_left(), 1);
+    assert!(!candidates_for(&g, &level).contains(last), "{last:?}");
+    verify_witness(&level, &shots).unwrap();
+}
+
 #[test]
 fn a_level_that_does_not_settle_is_refused_before_the_search() {
     // A stone block 1 m above the ground falls 1 m: not at rest, so no search is run.

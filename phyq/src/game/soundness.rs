@@ -12,7 +12,8 @@
 //! first shot at a lone pig is followed up even when another shot destroys more (the non-greedy
 //! templates are made of such levels). A level of one bird that the candidates do not pass is
 //! searched again on a finer grid ([`fine_search`]): its draws were refused where a quarter
-//! degree or a tenth of a second more would pass them.
+//! degree or a tenth of a second more would pass them. So is the last bird of the wide search,
+//! from each of its states (a big pig that three shots must each hit hard: 2.3, 1_2_6).
 
 use super::aim::{aim, Arc};
 use super::play::{Game, PlayError, Shot, MAX_SHOT_STEPS};
@@ -388,6 +389,7 @@ type Rank = (Outcome, u64);
 /// every candidate of [`candidates_for`] from every state (the states in rank order); one that
 /// passes ends the search. The next bird starts from the best outcome of each set of live pigs
 /// (best sets first), up to `width`, the rest of the places filled by the best other outcomes.
+/// For the last bird, when no candidate passes, each state's [`fine_search`] in turn.
 pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, PlayError> {
     let mut lines = vec![Line {
         game: game.clone(),
@@ -428,6 +430,24 @@ pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, P
                     best.truncate(width);
                 }
             }
+        }
+        if lines[0].game.birds_left() == 1 {
+            // The last bird: each state's fine grid, as a level of one bird gets it.
+            for line in &lines {
+                let fine = fine_search(&line.game, level)?;
+                tried += fine.shots_tried;
+                steps += fine.steps;
+                if let Some(last) = fine.shots {
+                    let mut shots = line.shots.clone();
+                    shots.extend(last);
+                    return Ok(Search {
+                        shots: Some(shots),
+                        shots_tried: tried,
+                        steps,
+                    });
+                }
+            }
+            break;
         }
         per_pigs.sort_by_key(|(_, r, _)| *r);
         let mut next: Vec<(Rank, Line)> = per_pigs
