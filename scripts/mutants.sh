@@ -16,8 +16,8 @@
 #   agents     agents/src/phyq/*.rs: the Phy-Q agents (random, pig shooter and its planner, optimal)
 #   engine     engine/src/events.rs, impulse.rs: contact begin/end events, impulses, explosions
 # Mutants are built and tested in the tests profile against the fast suites: phyq's (the unit
-# tests, tests/rules.rs and tests/game.rs; the 7,500-witness replay is left out: 70 s a
-# mutant), for the score studies' unit tests and tests/phyq_score.rs, for the agents theirs
+# tests, tests/rules.rs, tests/game.rs and tests/observe.rs, what a picture and the symbolic
+# representation see; the 7,500-witness replay is left out: 70 s a mutant), for the score studies' unit tests and tests/phyq_score.rs, for the agents theirs
 # (unit tests, tests/agents.rs, tests/pig_shooter_planner.rs), for the engine its whole suite
 # (a few seconds). The outcome is in
 # mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt, unviable.txt) and
@@ -42,7 +42,8 @@ SAMPLE_SIZE=${SAMPLE_SIZE:-6}
 SCOPE=${1:-rules}
 [ $# -gt 0 ] && shift
 [ "${1:-}" = "--" ] && shift
-PHYQ_TESTS=(--cargo-test-arg=--lib --cargo-test-arg=--test=rules --cargo-test-arg=--test=game)
+PHYQ_TESTS=(--cargo-test-arg=--lib --cargo-test-arg=--test=rules --cargo-test-arg=--test=game
+  --cargo-test-arg=--test=observe)
 case $SCOPE in
   # The drag clamp's `len > drag_radius` as `>=`: at exactly the radius both give the offset.
   rules) SCOPE_ARGS=(-p phyq -f phyq/src/game/rules.rs "${PHYQ_TESTS[@]}"

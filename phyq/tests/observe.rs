@@ -1,12 +1,16 @@
 //! Observations of Phy-Q tasks: golden pictures and symbolic representations of three tasks,
-//! the symbolic JSON of a template checked by hand, and every task of the tier framed.
+//! the symbolic JSON of a template checked by hand, every task of the tier framed, and the
+//! scene of a game in play (what pictures, agents and the player draw).
 
+use phyq::game::{Game, Shot};
 use phyq::generator::{builtin_task, builtin_tasks};
 use phyq::picture::{self, Framing, HEIGHT, WIDTH};
 use phyq::scene::{Outline, Scene, Source};
 use phyq::symbolic;
-use phyq::LevelId;
+use phyq::{BirdKind, Kind, LevelId, PigKind};
 use std::path::PathBuf;
+
+mod common;
 
 fn fnv64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -174,4 +178,60 @@ fn every_task_is_framed_whole() {
         let id: Result<LevelId, _> = bad.parse();
         assert!(id.map_or(true, |id| builtin_task(&id).is_none()), "{bad}");
     }
+}
+
+/// A game's scene and positions follow the game, not the level: three pigs, two of them
+/// dropped from 8 m (dead 50 steps after the opening: the rule test of `pig_life_left`), and a
+/// red bird in flight with a yellow one waiting. The scene holds the live pig only, at its
+/// body's pose; the waiting bird keeps its launch number (1) and sits on the slingshot's rest
+/// point; the flying bird (0) is drawn where its body is.
+#[test]
+fn the_scene_of_a_game_in_play_follows_its_bodies() {
+    let l = common::level(
+        &["BirdRed", "BirdYellow"],
+        r#"<Pig type="BasicSmall" x="0" y="0"/><Pig type="BasicSmall" x="3" y="8"/><Pig type="BasicSmall" x="6" y="8"/>"#,
+    );
+    let mut g = Game::new(&l).unwrap();
+    g.settle();
+    let shot = Shot {
+        release: engine::Vec2::new(engine::Fixed::from_int(-1), engine::Fixed::ZERO),
+        tap: None,
+    };
+    assert!(g.launch(&shot).unwrap());
+    for _ in 0..50 {
+        g.step_idle();
+    }
+    let body = |kind: Kind| {
+        let (_, _, id) = g.objects().find(|(k, _, _)| *k == kind).unwrap();
+        let b = g.world().body(id).unwrap();
+        (b.position(), b.angle())
+    };
+    let pig = body(Kind::Pig(PigKind::Small));
+    let red = body(Kind::Bird(BirdKind::Red));
+    assert_eq!(g.positions(), [Some(pig.0), None, None]);
+    let scene = g.scene(&l);
+    let drawn: Vec<_> = scene
+        .objects
+        .iter()
+        .map(|o| (o.source, o.kind, o.position, o.angle))
+        .collect();
+    let alone = common::level(&["BirdYellow"], r#"<Pig type="BasicSmall" x="0" y="0"/>"#);
+    let waiting = Scene::initial(&alone).objects.last().unwrap().position;
+    assert_eq!(waiting, g.rest_point(), "the next bird on the slingshot");
+    assert_eq!(
+        drawn[1..],
+        [
+            (Source::Object(0), Kind::Pig(PigKind::Small), pig.0, pig.1),
+            (
+                Source::Bird(1),
+                Kind::Bird(BirdKind::Yellow),
+                waiting,
+                engine::Fixed::ZERO
+            ),
+            (Source::Bird(0), Kind::Bird(BirdKind::Red), red.0, red.1),
+        ]
+    );
+    assert_eq!(drawn[0].0, Source::Slingshot);
+    assert_eq!(scene.birds_left, [BirdKind::Yellow]);
+    assert!(red.0.x > g.rest_point().x, "the red bird has flown");
 }
