@@ -21,7 +21,7 @@
 
 use engine::{Fixed, Vec2};
 use phyq::game::aim::{aim, Arc, Reach};
-use phyq::game::{play, Game, Shot, Status};
+use phyq::game::{play, Game, Shot, Status, MAX_SHOT_STEPS};
 use phyq::{catalogue, BirdKind, BlockShape, Kind, Material, PigKind};
 
 mod common;
@@ -855,6 +855,50 @@ fn a_level_is_passed_when_every_pig_is_destroyed() {
     let resting = format!(r#"{falling}<Pig type="BasicSmall" x="-3" y="-3.2"/>"#);
     let two = play(&level(&["BirdRed"], &resting), &[backwards]).unwrap();
     assert_eq!((two.status, two.pigs_left), (Status::NotPassed, 1));
+    // The outcome counts the shots taken: with two birds and two shots, the level passed by
+    // the first takes one (the second is not shot), the one not passed takes both.
+    let birds = ["BirdRed"; 2];
+    let alone = play(&level(&birds, falling), &[backwards; 2]).unwrap();
+    assert_eq!((alone.status, alone.shots), (Status::Passed, 1));
+    let two = play(&level(&birds, &resting), &[backwards; 2]).unwrap();
+    assert_eq!((two.status, two.shots), (Status::NotPassed, 2));
+}
+
+/// A shot ends on the first step after its launch at which the world is at rest (no body
+/// awake), and then steps no more: the red bird shot backwards leaves the level and dies, the
+/// pig far to the right lies asleep, the world rests, the shot ends (well before its 60 s).
+#[test]
+fn a_shot_ends_on_the_first_step_the_world_rests() {
+    let mut g = launched("BirdRed", FAR_PIG, (1.0, 0.0), None);
+    assert!(g.shot_running(), "running at its launch");
+    let mut steps = 0;
+    while g.step_shot() {
+        steps += 1;
+        let at_rest = g.world().is_at_rest();
+        assert_eq!(g.shot_running(), !at_rest, "after {steps} steps");
+    }
+    assert!(g.world().is_at_rest(), "ended at rest");
+    assert!(0 < steps && steps < MAX_SHOT_STEPS / 10, "{steps} steps");
+    assert!(!g.step_shot(), "an ended shot does not step");
+    assert_eq!(g.steps(), 100 + steps);
+}
+
+/// A shot ends at the step its last pig dies, though the world still moves: the pig from
+/// y = 8 lands after the opening and dies while the red bird shot backwards still flies.
+#[test]
+fn a_shot_ends_when_its_last_pig_dies() {
+    let falling = r#"<Pig type="BasicSmall" x="3" y="8"/>"#;
+    let mut g = launched("BirdRed", falling, (1.0, 0.0), None);
+    let mut steps = 0;
+    while g.shot_running() {
+        assert_eq!(g.pigs_left(), 1, "running only while the pig lives");
+        assert!(g.step_shot());
+        steps += 1;
+    }
+    assert_eq!(g.pigs_left(), 0);
+    assert!(steps < MAX_SHOT_STEPS / 10, "{steps} steps");
+    assert!(!g.world().is_at_rest(), "the world still moves");
+    assert!(flying(&g).len() == 1, "the bird still flies");
 }
 
 /// The score: 5,000 for a destroyed pig (`ABPig.Die`, whatever destroyed it) and, once every
@@ -894,6 +938,7 @@ fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
         gravity: f(4.7088),
         has_power: false,
     };
+    assert_eq!(g.next_bird(), Some(BirdKind::Red));
     let reach = g.next_reach().unwrap();
     close(reach.gravity, 4.7088, "gravity in flight");
     assert_eq!(
@@ -909,6 +954,7 @@ fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
     };
     g.shoot(&backwards).unwrap();
     assert_eq!(g.birds_left(), 1);
+    assert_eq!(g.next_bird(), Some(BirdKind::Yellow));
     let yellow = g.next_reach().unwrap();
     assert_eq!(
         Reach {
@@ -922,6 +968,7 @@ fn the_next_birds_reach_is_its_drag_launch_speed_and_flight_gravity() {
     );
     g.shoot(&backwards).unwrap();
     assert_eq!(g.next_reach(), None, "no bird left");
+    assert_eq!(g.next_bird(), None);
 }
 
 /// `Game::flight_time`: when the next bird's drag-free arc comes down to the ground (y = −3.5,

@@ -721,3 +721,6 @@ pub fn play_observed(
     };
     Ok((outcome, game))
 }
+
+#[cfg(test)]
+mod tests;
