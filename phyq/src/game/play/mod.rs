@@ -537,13 +537,14 @@ impl Game {
     }
 
     /// Whether the shot launched last still runs: it has run fewer than [`MAX_SHOT_STEPS`],
-    /// a pig is left, and the world has not come to rest since its launch.
+    /// a pig is left, and the world has not come to rest since its launch (at the launch it
+    /// cannot be: the bird's new body starts awake).
     pub fn shot_running(&self) -> bool {
         let Some(shot) = self.shot else {
             return false;
         };
         let ran = self.step - shot.launched_at;
-        ran < MAX_SHOT_STEPS && self.pigs_left > 0 && !(ran > 0 && self.world.is_at_rest())
+        ran < MAX_SHOT_STEPS && self.pigs_left > 0 && !self.world.is_at_rest()
     }
 
     /// One step of the shot launched last ([`Game::launch`]); false, doing nothing, once it
