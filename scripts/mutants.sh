@@ -57,8 +57,16 @@ case $SCOPE in
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' "${PHYQ_TESTS[@]}") ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
     --cargo-test-arg=--lib --cargo-test-arg=--test=phyq_score) ;;
+  # launch_points: a target out of reach has a negative room, whose root is NaN, so the
+  # arcs' finiteness check returns None whether the guard is `<` or `==`; `<=` differs only at
+  # a room of exactly 0.0, which no pixel target gives (every one of 3,000 × 3,000 around the
+  # screen checked); the two arcs' cosines are finite together (one root, one denominator, each
+  # at most 1), so `&&` as `||` there is the same. The optimal agent's shot with no bird left
+  # is never asked for by `play` (nor shot: no bird to launch).
   agents) SCOPE_ARGS=(-p agents -f 'agents/src/phyq/*.rs' --cargo-test-arg=--lib
-    --cargo-test-arg=--test=agents --cargo-test-arg=--test=pig_shooter_planner) ;;
+    --cargo-test-arg=--test=agents --cargo-test-arg=--test=pig_shooter_planner
+    -E 'replace < with (==|<=) in launch_points$' -E 'replace && with \|\| in launch_points$'
+    -E 'delete - in <impl ShotAgent for Optimal>::shot$') ;;
   # has_narrow_begins and after_islands' guard only spare the solver a search of an empty list
   # (true, or >= 0, gives the same events); a body never meets itself, so `x < y` as `<=` in
   # continuous_begin is the same.

@@ -29,7 +29,7 @@ use phyq::game::soundness::{best_next_shot, search_from};
 use phyq::game::{screen_shot, Game, PixelShot, PlayError, Shot};
 use phyq::picture::Framing;
 use phyq::screen::AgentView;
-use phyq::Level;
+use phyq::{BirdKind, Level};
 use planner::{pig_shooter_shot, tap_choices, Choices};
 
 /// The random numbers of one attempt: word `n` of (seed, stream, index), in turn.
@@ -149,14 +149,8 @@ impl ShotAgent for PigShooter {
     }
 
     fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError> {
-        // Every draw is made whatever is used, so one choice never shifts the next.
-        let pick = draws.word();
-        let high = draws.word() % 2 == 1;
-        let (tap_share, wrapper_tap_ms) = match game.next_bird().and_then(tap_choices) {
-            Some((lo, more)) => (draws.int_in(lo, lo + more), draws.int_in(lo, lo + more)),
-            None => (draws.int_in(0, 0), draws.int_in(0, 0)),
-        };
-        let (fx, fy) = random_release(draws);
+        let drawn = PigShooterDraws::new(draws, game.next_bird());
+        let (fx, fy) = drawn.fallback;
         let framing = Framing::of_level(level);
         let view = AgentView::of(&game.scene(level), &framing);
         let (Some(bird), false) = (game.next_bird(), view.pigs.is_empty()) else {
@@ -168,23 +162,60 @@ impl ShotAgent for PigShooter {
                 tap: 0.0,
             });
         };
-        let choices = Choices {
-            pig: (pick % view.pigs.len() as u64) as usize,
+        Ok(
+            match pig_shooter_shot(&view, bird, &drawn.choices(view.pigs.len())) {
+                Some(s) => PixelShot::nearest(
+                    &screen_shot(s.x, s.y, s.tap_ms, game.rest_point(), &framing),
+                    level,
+                ),
+                None => PixelShot {
+                    x: fx,
+                    y: fy,
+                    tap: 0.0,
+                },
+            },
+        )
+    }
+}
+
+/// The pig shooter's draws for one shot, in this order and every one made whatever is used (so
+/// one choice never shifts the next): a word for the pig, one for the arc (odd: the high one),
+/// the tap's share and the wrapper's tap time (each uniform in the bird's range of
+/// [`tap_choices`]; a draw of 0 for a bird without a tap), and the random agent's release to
+/// fall back on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PigShooterDraws {
+    pick: u64,
+    high: bool,
+    tap_share: i64,
+    wrapper_tap_ms: i64,
+    fallback: (f64, f64),
+}
+
+impl PigShooterDraws {
+    fn new(draws: &mut Draws, bird: Option<BirdKind>) -> PigShooterDraws {
+        let pick = draws.word();
+        let high = draws.word() % 2 == 1;
+        let (lo, more) = bird.and_then(tap_choices).unwrap_or((0, 0));
+        let tap_share = draws.int_in(lo, lo + more);
+        let wrapper_tap_ms = draws.int_in(lo, lo + more);
+        PigShooterDraws {
+            pick,
             high,
             tap_share,
             wrapper_tap_ms,
-        };
-        Ok(match pig_shooter_shot(&view, bird, &choices) {
-            Some(s) => PixelShot::nearest(
-                &screen_shot(s.x, s.y, s.tap_ms, game.rest_point(), &framing),
-                level,
-            ),
-            None => PixelShot {
-                x: fx,
-                y: fy,
-                tap: 0.0,
-            },
-        })
+            fallback: random_release(draws),
+        }
+    }
+
+    /// The choices for a screen of `pigs` pigs (at least one).
+    fn choices(&self, pigs: usize) -> Choices {
+        Choices {
+            pig: (self.pick % pigs as u64) as usize,
+            high: self.high,
+            tap_share: self.tap_share,
+            wrapper_tap_ms: self.wrapper_tap_ms,
+        }
     }
 }
 
@@ -347,5 +378,97 @@ mod tests {
         let a = play(&Optimal, &level, &mut Draws::new(0, 0, 0)).unwrap();
         assert!(a.passed);
         assert_eq!(a.pigs_left, 0);
+    }
+
+    /// An attempt ends when the last pig is destroyed, its birds left unshot: 1_2_1:00001 (three
+    /// red birds) is passed by the optimal planner's first shot (its witness is one shot), and
+    /// the attempt holds that shot alone, which replays to the same steps.
+    #[test]
+    fn an_attempt_stops_at_the_pass_with_birds_left() {
+        let level = level("phyq:1_2_1:00001");
+        assert_eq!(level.birds.len(), 3);
+        let a = play(&Optimal, &level, &mut Draws::new(0, 0, 0)).unwrap();
+        assert!(a.passed);
+        assert_eq!(a.shots.len(), 1, "{:?}", a.shots);
+        let shots: Vec<Shot> = a.shots.iter().map(|s| s.to_shot(&level)).collect();
+        let o = phyq::game::play(&level, &shots).unwrap();
+        assert_eq!((o.pigs_left, o.steps, o.shots), (0, a.steps, 1));
+    }
+
+    /// An attempt's draws are word 0, 1, 2 … of its (seed, stream, index) in turn, an integer
+    /// in `lo..=hi` is `lo` plus a word modulo the span, and the random agent's release is
+    /// (−100 + w₀ mod 9,001 / 100, −100 + w₁ mod 20,001 / 100) pixels.
+    #[test]
+    fn the_draws_are_the_attempts_words_in_turn() {
+        let word = |n| tasks::rng::word(7, 3, 2, n);
+        let mut d = Draws::new(7, 3, 2);
+        assert_eq!([d.word(), d.word(), d.word()], [word(0), word(1), word(2)]);
+        assert_eq!(d.int_in(-4, 9), -4 + (word(3) % 14) as i64);
+        assert_eq!(d.int_in(5, 5), 5);
+        let mut d = Draws::new(7, 3, 2);
+        let x = -10_000 + (word(0) % 9_001) as i64;
+        let y = -10_000 + (word(1) % 20_001) as i64;
+        assert_eq!(random_release(&mut d), (hundredths(x), hundredths(y)));
+        // Over many attempts the release covers its rectangle's four quarters.
+        let mut quarters = [0; 4];
+        for i in 0..200 {
+            let (x, y) = random_release(&mut Draws::new(0, 0, i));
+            assert!((-100.0..=-10.0).contains(&x) && (-100.0..=100.0).contains(&y));
+            quarters[usize::from(x > -55.0) * 2 + usize::from(y > 0.0)] += 1;
+        }
+        assert!(quarters.iter().all(|&q| q > 20), "{quarters:?}");
+    }
+
+    /// The pig shooter's draws, from the attempt's words: the pig's word, the arc's parity, then
+    /// the tap's share and the wrapper's tap time uniform in the bird's range (a yellow bird's
+    /// 65..=89 per cent and milliseconds: `tap_choices`), a red bird's two draws of 0, and the
+    /// fallback release.
+    #[test]
+    fn the_pig_shooters_draws_are_its_choices() {
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..400 {
+            let word = |n| tasks::rng::word(1, 4, i, n);
+            let yellow = PigShooterDraws::new(&mut Draws::new(1, 4, i), Some(BirdKind::Yellow));
+            let mut rest = Draws::new(1, 4, i);
+            rest.next = 4;
+            let want = PigShooterDraws {
+                pick: word(0),
+                high: word(1) % 2 == 1,
+                tap_share: 65 + (word(2) % 25) as i64,
+                wrapper_tap_ms: 65 + (word(3) % 25) as i64,
+                fallback: random_release(&mut rest),
+            };
+            assert_eq!(yellow, want);
+            let c = yellow.choices(3);
+            assert_eq!(c.pig, (word(0) % 3) as usize);
+            assert_eq!(
+                (c.high, c.tap_share, c.wrapper_tap_ms),
+                (want.high, want.tap_share, want.wrapper_tap_ms)
+            );
+            seen.insert(yellow.tap_share);
+            seen.insert(yellow.wrapper_tap_ms);
+            let red = PigShooterDraws::new(&mut Draws::new(1, 4, i), Some(BirdKind::Red));
+            assert_eq!((red.tap_share, red.wrapper_tap_ms), (0, 0));
+            assert_eq!(
+                (red.pick, red.high, red.fallback),
+                (want.pick, want.high, want.fallback)
+            );
+            assert_eq!(PigShooterDraws::new(&mut Draws::new(1, 4, i), None), red);
+        }
+        assert_eq!(seen, (65..=89).collect(), "every tap value drawn, no other");
+    }
+
+    /// The agents by the names the command line gives them; those defined by their name add
+    /// nothing to a run's fingerprint or a part file's record (a learned agent adds its
+    /// weights).
+    #[test]
+    fn the_agents_are_known_by_their_names_alone() {
+        let agents: [&dyn ShotAgent; 3] = [&Random, &PigShooter, &Optimal];
+        let names: Vec<_> = agents.iter().map(|a| a.name()).collect();
+        assert_eq!(names, ["random", "pig-shooter", "optimal"]);
+        for a in agents {
+            assert_eq!(a.fingerprint(), "", "{}", a.name());
+            assert!(a.record().is_empty(), "{}", a.name());
+        }
     }
 }
