@@ -175,6 +175,12 @@ fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -
         let svg = studies::plot::phyq_scenarios_svg(&scenario_series(&params, &f))?;
         write_atomic(plot, svg.as_bytes())?;
     }
+    // --json prints the figures instead of the line (stdout one JSON document, as the other
+    // commands' --json).
+    if o.json {
+        println!("{}", json_line(&params, &f));
+        return Ok(());
+    }
     let passes: u64 = rows.iter().map(|r| u64::from(r.passes)).sum();
     let attempts: u64 = rows.iter().map(|r| u64::from(r.attempts)).sum();
     println!(
@@ -186,9 +192,6 @@ fn report_rows(params: &Params, rows: &[studies::phyq::Row], o: &MergeOutputs) -
         o.out
             .map_or(String::new(), |out| format!(" -> {}", out.display()))
     );
-    if o.json {
-        println!("{}", json_line(&params, &f));
-    }
     Ok(())
 }
 
@@ -238,8 +241,8 @@ Settings: local (tasks 81-100 of every template), broad (every task of the paper
 templates), all (every task given). The dqn agent first trains on the setting's training tasks
 unless --model names an existing file; --checkpoint F saves its collection (F.collect) and
 training (F.train), --train-only writes the model and stops, and a dqn shard evaluates the
-existing --model. --json's line: pass rates, the agreement with the paper and, for broad, the
-Phy-Q score. More: docs/phyq.md, docs/phyq-dqn.md.";
+existing --model. --json prints, instead of the report's line, one JSON line: pass rates, the
+agreement with the paper and, for broad, the Phy-Q score. More: docs/phyq.md, docs/phyq-dqn.md.";
 
 /// Phy-Q evaluation.
 #[derive(Debug, Args)]
