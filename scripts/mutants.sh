@@ -29,8 +29,11 @@
 # place (the tree's own build, no copy; the sources are restored after) and without the baseline
 # run the test stage just made. Only scopes run whole (docs/audit.md) are sampled, so a missed
 # mutant is new: CI fails.
-# Exit status: cargo-mutants' (0 all caught, 2 some missed, 3 timeouts, 4 the tree's own tests
-# fail); 1 when cargo-mutants cannot be installed.
+# A mutant that makes the tests hang until the timeout (300 s; 120 s in a sample, whose suites
+# take seconds) changed what they see: it counts as caught.
+# Exit status: 0 no mutant missed; 2 some missed (read from missed.txt: cargo-mutants' own 3 for
+# timeouts takes precedence over its 2); cargo-mutants' other codes as they are (4 the tree's
+# own tests fail); 1 when cargo-mutants cannot be installed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 SAMPLE=0
@@ -62,9 +65,11 @@ case $SCOPE in
   # a room of exactly 0.0, which no pixel target gives (every one of 3,000 × 3,000 around the
   # screen checked); the two arcs' cosines are finite together (one root, one denominator, each
   # at most 1), so `&&` as `||` there is the same. The optimal agent's shot with no bird left
-  # is never asked for by `play` (nor shot: no bird to launch).
+  # is never asked for by `play` (nor shot: no bird to launch). `ShotAgent::record`'s default
+  # as `vec![]` is what it is.
   agents) SCOPE_ARGS=(-p agents -f 'agents/src/phyq/*.rs' --cargo-test-arg=--lib
     --cargo-test-arg=--test=agents --cargo-test-arg=--test=pig_shooter_planner
+    -E 'ShotAgent::record -> Vec<\(String, String\)> with vec!\[\]$'
     -E 'replace < with (==|<=) in launch_points$' -E 'replace && with \|\| in launch_points$'
     -E 'delete - in <impl ShotAgent for Optimal>::shot$') ;;
   # has_narrow_begins and after_islands' guard only spare the solver a search of an empty list
@@ -84,9 +89,10 @@ if [ "$SAMPLE" = 1 ]; then
   shards=$(((total + SAMPLE_SIZE - 1) / SAMPLE_SIZE))
   shard=$((0x$(git rev-parse --short=7 HEAD) % shards))
   echo "mutants: $SCOPE, shard $shard of $shards ($total mutants), chosen by the commit"
-  set -- --shard "$shard/$shards" --in-place --baseline skip "$@"
+  set -- --shard "$shard/$shards" --in-place --baseline skip --timeout 120 "$@"
 fi
-cargo mutants "${SCOPE_ARGS[@]}" --profile tests --timeout 300 "$@"
+case " $* " in *" --timeout "* | *" --timeout="*) ;; *) set -- --timeout 300 "$@" ;; esac
+cargo mutants "${SCOPE_ARGS[@]}" --profile tests "$@"
 rc=$?
 # The outcome files are in mutants.out/, or under the folder given with -o/--output.
 out=mutants.out prev=""
@@ -98,4 +104,7 @@ done
 for f in caught missed timeout unviable; do
   printf '%-9s %s\n' "$f" "$(wc -l 2>/dev/null <"$out/$f.txt" || echo 0)"
 done
-exit $rc
+case $rc in
+  0 | 2 | 3) if [ -s "$out/missed.txt" ]; then exit 2; else exit 0; fi ;;
+  *) exit $rc ;;
+esac

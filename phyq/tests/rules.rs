@@ -870,7 +870,10 @@ fn a_level_is_passed_when_every_pig_is_destroyed() {
 #[test]
 fn a_shot_ends_on_the_first_step_the_world_rests() {
     let mut g = launched("BirdRed", FAR_PIG, (1.0, 0.0), None);
-    assert!(!g.world().is_at_rest(), "the launched bird's body starts awake");
+    assert!(
+        !g.world().is_at_rest(),
+        "the launched bird's body starts awake"
+    );
     assert!(g.shot_running(), "running at its launch");
     let mut steps = 0;
     while g.step_shot() {
