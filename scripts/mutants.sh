@@ -47,16 +47,16 @@ SCOPE=${1:-rules}
 [ "${1:-}" = "--" ] && shift
 PHYQ_TESTS=(--cargo-test-arg=--lib --cargo-test-arg=--test=rules --cargo-test-arg=--test=game
   --cargo-test-arg=--test=observe)
+# The drag clamp's `len > drag_radius` as `>=`: at exactly the radius both give the offset.
+RULES_SAME=(-E 'replace > with >= in launch$')
+# A live thing's life is positive (it dies at 0), so its sign bit is clear and the state hash's
+# `life ^ alive << 63` is `life | alive << 63`.
+PLAY_SAME=(-E 'replace \^ with \| in Game::state_hash$')
 case $SCOPE in
-  # The drag clamp's `len > drag_radius` as `>=`: at exactly the radius both give the offset.
-  rules) SCOPE_ARGS=(-p phyq -f phyq/src/game/rules.rs "${PHYQ_TESTS[@]}"
-    -E 'replace > with >= in launch$') ;;
-  # A live thing's life is positive (it dies at 0), so its sign bit is clear and the state
-  # hash's `life ^ alive << 63` is `life | alive << 63`.
-  play) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/play/*.rs' "${PHYQ_TESTS[@]}"
-    -E 'replace \^ with \| in Game::state_hash$') ;;
+  rules) SCOPE_ARGS=(-p phyq -f phyq/src/game/rules.rs "${PHYQ_TESTS[@]}" "${RULES_SAME[@]}") ;;
+  play) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/play/*.rs' "${PHYQ_TESTS[@]}" "${PLAY_SAME[@]}") ;;
   game) SCOPE_ARGS=(-p phyq -f 'phyq/src/game/*.rs' -f 'phyq/src/game/play/*.rs' "${PHYQ_TESTS[@]}"
-    -E 'replace \^ with \| in Game::state_hash$') ;;
+    "${RULES_SAME[@]}" "${PLAY_SAME[@]}") ;;
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' "${PHYQ_TESTS[@]}") ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
     --cargo-test-arg=--lib --cargo-test-arg=--test=phyq_score) ;;

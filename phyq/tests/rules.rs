@@ -902,7 +902,7 @@ fn a_shot_ends_when_its_last_pig_dies() {
     assert_eq!(g.pigs_left(), 0);
     assert!(steps < MAX_SHOT_STEPS / 10, "{steps} steps");
     assert!(!g.world().is_at_rest(), "the world still moves");
-    assert!(flying(&g).len() == 1, "the bird still flies");
+    assert_eq!(flying(&g).len(), 1, "the bird still flies");
 }
 
 /// The score: 5,000 for a destroyed pig (`ABPig.Die`, whatever destroyed it) and, once every

@@ -149,11 +149,12 @@ impl ShotAgent for PigShooter {
     }
 
     fn shot(&self, game: &Game, level: &Level, draws: &mut Draws) -> Result<PixelShot, PlayError> {
-        let drawn = PigShooterDraws::new(draws, game.next_bird());
+        let next = game.next_bird();
+        let drawn = PigShooterDraws::new(draws, next);
         let (fx, fy) = drawn.fallback;
         let framing = Framing::of_level(level);
         let view = AgentView::of(&game.scene(level), &framing);
-        let (Some(bird), false) = (game.next_bird(), view.pigs.is_empty()) else {
+        let (Some(bird), false) = (next, view.pigs.is_empty()) else {
             // No pig on the screen (the original agent would ask its environment for a random
             // action, which the wrapper lacks): the random agent's release.
             return Ok(PixelShot {

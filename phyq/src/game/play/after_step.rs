@@ -80,13 +80,13 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::{Role, BIRD_FIRST_CHECK_STEPS, BIRD_LIFETIME_STEPS, IMMORTAL_STEPS};
+    use crate::game::play::tests::red_bird_game;
     use crate::game::{Game, Shot};
     use engine::{Fixed, Vec2};
 
     /// A level 35 m wide with one red bird and a small pig far to the right on the ground.
     fn game() -> Game {
-        let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/></GameObjects></Level>"#;
-        Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap()
+        red_bird_game(r#"<Pig type="BasicSmall" x="8" y="-3.2"/>"#)
     }
 
     /// "Entirely beyond the edge" is strict, on both sides: a block whose near side lies
@@ -95,10 +95,9 @@ mod tests {
     #[test]
     fn a_body_whose_near_side_is_on_the_edge_stays() {
         for x in ["18", "-18"] {
-            let xml = format!(
-                r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/><Block type="RectSmall" material="wood" x="{x}" y="-3.3" rotation="0"/></GameObjects></Level>"#
-            );
-            let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+            let mut g = red_bird_game(&format!(
+                r#"<Pig type="BasicSmall" x="8" y="-3.2"/><Block type="RectSmall" material="wood" x="{x}" y="-3.3" rotation="0"/>"#
+            ));
             let block = g
                 .things
                 .iter()

@@ -248,6 +248,7 @@ pub(super) fn explosive(kind: Kind) -> (Fixed, Fixed, Fixed) {
 #[cfg(test)]
 mod tests {
     use super::{ColliderPair, Role};
+    use crate::game::play::tests::red_bird_game;
     use crate::game::Game;
     use engine::{Fixed, Vec2};
     use std::collections::BTreeSet;
@@ -272,10 +273,9 @@ mod tests {
     /// through part begins of a pair that already touched (which must not count).
     #[test]
     fn a_pair_of_colliders_begins_when_it_first_touches() {
-        let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects><Pig type="BasicSmall" x="0" y="-3.2"/></GameObjects></Level>"#;
         let (mut pair_begins, mut part_begins_of_touching) = (0, 0);
         for tenths in [8, 10] {
-            let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+            let mut g = red_bird_game(r#"<Pig type="BasicSmall" x="0" y="-3.2"/>"#);
             g.settle();
             let pig = g.things.iter().position(|t| t.role == Role::Pig).unwrap();
             let body = g.things[pig].body;

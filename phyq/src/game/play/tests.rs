@@ -1,19 +1,26 @@
-//! What the tests outside the crate cannot reach: a shot's 60 s cap (no small level moves that
+//! The small level the tests of `play/` build, and what the tests outside the crate cannot reach: a shot's 60 s cap (no small level moves that
 //! long) and the state hash's part for the things' life and liveness (a change of either alone
 //! leaves the world's hash as it was).
 
 use super::{Game, Shot, MAX_SHOT_STEPS};
 use engine::{Fixed, Vec2};
 
-/// A red bird, a pig resting on the ground far to the right, a wood block beside it.
+/// A game (not yet settled) of a level 2 wide (35 m) with one red bird, the slingshot at
+/// (−12, −2.5) and these objects (XML `GameObjects` content): the small level every test of
+/// `play/` builds.
+pub(super) fn red_bird_game(objects: &str) -> Game {
+    let xml = format!(
+        r#"<?xml version="1.0" encoding="utf-8"?><Level width="2"><Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/><Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/><GameObjects>{objects}</GameObjects></Level>"#
+    );
+    Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap()
+}
+
+/// A red bird, a pig resting on the ground far to the right, a wood block beside it; after the
+/// opening.
 fn game_after_opening() -> Game {
-    let xml = r#"<?xml version="1.0" encoding="utf-8"?><Level width="2">
-        <Camera x="0" y="-1" minWidth="25" maxWidth="35"/><Score highScore="0"/>
-        <Birds><Bird type="BirdRed"/></Birds><Slingshot x="-12.0" y="-2.5"/>
-        <GameObjects><Pig type="BasicSmall" x="8" y="-3.2"/>
-        <Block type="SquareSmall" material="wood" x="5" y="-3.2" rotation="0"/></GameObjects>
-        </Level>"#;
-    let mut g = Game::new(&crate::parse_level(xml.as_bytes()).unwrap()).unwrap();
+    let mut g = red_bird_game(
+        r#"<Pig type="BasicSmall" x="8" y="-3.2"/><Block type="SquareSmall" material="wood" x="5" y="-3.2" rotation="0"/>"#,
+    );
     g.settle();
     g
 }
