@@ -85,6 +85,57 @@ fn every_template_has_a_rule_and_gives_its_tasks() {
 }
 
 #[test]
+fn the_stats_count_every_redraw_and_every_distractor_left_out() {
+    let (set, stats) = builtin();
+    for (s, t) in stats.iter().zip(templates()) {
+        assert_eq!(s.code, t.code);
+        let n = t.level().unwrap().objects.len();
+        let tasks: Vec<_> = set
+            .entries()
+            .iter()
+            .filter(|e| generator::template_of(&e.id).unwrap().code == t.code)
+            .collect();
+        assert_eq!(tasks.len(), 100);
+        // Each task is its template's first valid draw from attempt 0: every attempt before it
+        // was refused.
+        let attempts: u32 = tasks
+            .iter()
+            .map(|e| {
+                let (_, a) = e.source.rsplit_once("attempt ").expect("the attempt");
+                a.parse::<u32>().unwrap()
+            })
+            .sum();
+        assert_eq!(s.redraws(), attempts, "{}", t.code);
+        // No draw of the 75 templates is refused for an overlap or the line: the rules' places
+        // keep their anchors under it and the distractors clear of everything low (the checks'
+        // own tests are the generator's unit tests, on hand-made templates).
+        assert_eq!((s.overlaps, s.unreachable), (0, 0), "{}", t.code);
+        let left_out: usize = tasks
+            .iter()
+            .map(|e| n + generator::distractors::COUNT - e.level.objects.len())
+            .sum();
+        assert_eq!(s.distractors_left_out as usize, left_out, "{}", t.code);
+    }
+}
+
+#[test]
+fn a_builtin_task_alone_is_the_tiers() {
+    let tier = generator::builtin_tasks();
+    for e in tier.entries().iter().step_by(211) {
+        assert_eq!(generator::builtin_task(&e.id).as_ref(), Some(e));
+    }
+    for id in [
+        "phyq:1_1_1:00000",
+        "phyq:1_1_1:00101",
+        "phyq:9_9_9:00001",
+        "phyq:the-template",
+    ] {
+        let id: phyq::LevelId = id.parse().unwrap();
+        assert_eq!(generator::builtin_task(&id), None, "{id}");
+    }
+}
+
+#[test]
 fn tasks_keep_the_template_objects_birds_and_slingshot() {
     let (set, _) = builtin();
     for e in set.entries() {

@@ -151,5 +151,54 @@ mod tests {
         assert_eq!(spans, vec![(X_RANGE.0, q("-2.05")), (q("4.05"), X_RANGE.1)]);
         // Everything covered: nothing clear.
         assert!(clear_spans(&[b(q("-15"), q("15"), q("-3.5"))]).is_empty());
+        // A bottom exactly at LOW is not below it.
+        assert_eq!(clear_spans(&[b(q("-1"), q("1"), LOW)]), vec![X_RANGE]);
+        // One span ends exactly at the range's end, the next one covers it: that end is
+        // blocked, not a clear point of its own.
+        let end = b(
+            X_RANGE.1 - CLEARANCE - q("0.3"),
+            X_RANGE.1 - CLEARANCE,
+            q("-3"),
+        );
+        let over = b(q("9"), q("10"), q("-3"));
+        assert_eq!(
+            clear_spans(&[end, over]),
+            vec![(X_RANGE.0, end.x_lo - CLEARANCE)]
+        );
+    }
+
+    #[test]
+    fn a_distractor_stands_on_the_ground_at_a_clear_x() {
+        // Two clear points: the range's start, and 1.05 (right of one box, left of another).
+        let left = b(X_RANGE.0 + CLEARANCE, q("0"), q("-3"));
+        let right = b(q("2.1"), q("10"), q("-3"));
+        assert_eq!(
+            clear_spans(&[left, right]),
+            vec![(X_RANGE.0, X_RANGE.0), (q("1.05"), q("1.05"))]
+        );
+        let mut seen = Vec::new();
+        for attempt in 0..16 {
+            let d = Draws {
+                seed: 7,
+                template: 1_001_001,
+                index: 1,
+                attempt,
+            };
+            let o = distractor(&d, 0, &[left, right]).expect("a clear x");
+            let at = bounds_of(&o).expect("exact units");
+            assert_eq!(at.y_lo, GROUND, "{o:?} rests on the ground");
+            let x = super::super::geometry::coord_of(&o.x).expect("exact");
+            assert!(x == X_RANGE.0 || x == q("1.05"), "x {x}");
+            seen.push(x);
+        }
+        assert!(seen.contains(&X_RANGE.0) && seen.contains(&q("1.05")));
+        // No clear x: no distractor.
+        let d = Draws {
+            seed: 7,
+            template: 1_001_001,
+            index: 1,
+            attempt: 0,
+        };
+        assert_eq!(distractor(&d, 0, &[b(q("-15"), q("15"), q("-3.5"))]), None);
     }
 }

@@ -219,6 +219,10 @@ mod tests {
         assert_eq!(q("-3.263795"), -326_380);
         assert_eq!(q("0.03752904"), 3_753);
         assert_eq!(q(".5"), 50_000);
+        // Not a number: nothing, a sign alone, no digits.
+        for t in ["", "-", "+", ".", "-.", "1.2.3", "1x"] {
+            assert_eq!(parse(t.as_bytes()), None, "{t:?}");
+        }
         for (c, t) in [
             (0, "0"),
             (-85_426, "-0.85426"),

@@ -34,7 +34,7 @@ use crate::levelset::{Entry, LevelId, LevelSet};
 use crate::templates::{templates, Template};
 use geometry::{bounds_at, coord_of, decimal_of, Bounds, Coord};
 use rng::Draws;
-use rules::{Anchor, Moves, Pick, Place, Rule};
+use rules::{Anchor, Moves, Pick, Rule};
 use std::sync::OnceLock;
 
 /// Tasks per template in the built-in tier.
@@ -103,7 +103,7 @@ struct Prepared {
     file_name: String,
     key: u64,
     level: Level,
-    rule: &'static Rule,
+    rule: Rule,
     pos: Vec<(Coord, Coord)>,
     boxes: Vec<Bounds>,
     /// The anchor's object, if it is one, and its position.
@@ -123,8 +123,18 @@ fn rule_error(code: &str, message: impl Into<String>) -> GenError {
 
 fn prepare(t: &Template) -> Result<Prepared, GenError> {
     let code = t.code.clone();
-    let rule = rules::rule_of(&code).ok_or_else(|| rule_error(&code, "no rule"))?;
+    let rule = *rules::rule_of(&code).ok_or_else(|| rule_error(&code, "no rule"))?;
     let level = t.level().map_err(|e| rule_error(&code, e.to_string()))?;
+    prepare_level(code, t.file_name(), level, rule)
+}
+
+/// [`prepare`] for a template's level and rule as given (the unit tests' own templates).
+fn prepare_level(
+    code: String,
+    file_name: String,
+    level: Level,
+    rule: Rule,
+) -> Result<Prepared, GenError> {
     let mut pos = Vec::with_capacity(level.objects.len());
     for (i, o) in level.objects.iter().enumerate() {
         match (coord_of(&o.x), coord_of(&o.y)) {
@@ -150,7 +160,7 @@ fn prepare(t: &Template) -> Result<Prepared, GenError> {
             overlapping[i * n + j] = i != j && boxes[i].overlaps(&boxes[j]);
         }
     }
-    let anchor_object = find_anchor(&code, &level, &pos, rule)?;
+    let anchor_object = find_anchor(&code, &level, &pos, &rule)?;
     let anchor = match (rule.anchor, anchor_object) {
         (Anchor::Point { x, y }, _) => (x, y),
         (_, Some(i)) => pos[i],
@@ -165,7 +175,7 @@ fn prepare(t: &Template) -> Result<Prepared, GenError> {
         _ => return Err(rule_error(&code, "not an L_C_K code")),
     };
     Ok(Prepared {
-        file_name: t.file_name(),
+        file_name,
         code,
         key,
         half_width: HALF_WIDTH_PER_WIDTH * level.width as Coord,
@@ -275,16 +285,21 @@ pub fn variation(
         index: index as u64,
         attempt: attempt as u64,
     };
+    draw(p, &d)
+}
+
+/// One variation of a prepared template with these draws, checked.
+fn draw(p: &Prepared, d: &Draws) -> Result<Result<Drawn, Reject>, GenError> {
     let (nx, ny) = p
         .rule
         .place
-        .sample(&d, p.anchor)
+        .sample(d, p.anchor)
         .map_err(|e| rule_error(&p.code, e.0))?;
     let (dx, dy) = (nx - p.anchor.0, ny - p.anchor.1);
     let n = p.pos.len();
+    // `Place::Stay` places the anchor where it is: a shift of zero.
     let shift = |i: usize| -> (Coord, Coord) {
         let moves = match p.rule.moves {
-            _ if p.rule.place == Place::Stay => false,
             Moves::All => true,
             Moves::AnchorOnly => p.anchor_object == Some(i),
         };
@@ -308,11 +323,14 @@ pub fn variation(
     }
     let mut added = Vec::new();
     for k in 0..distractors::COUNT {
-        if let Some(o) = distractors::distractor(&d, k, &boxes) {
+        if let Some(o) = distractors::distractor(d, k, &boxes) {
             let b = distractors::bounds_of(&o)
                 .ok_or_else(|| rule_error(&p.code, "a distractor off the grid"))?;
             if !inside(p, b, distractors::GROUND) {
-                return Ok(Err(Reject::OutOfBounds { object: n + k }));
+                // Its index in the level it would have made.
+                return Ok(Err(Reject::OutOfBounds {
+                    object: boxes.len(),
+                }));
             }
             boxes.push(b);
             added.push(o);
@@ -321,7 +339,8 @@ pub fn variation(
     let left_out = distractors::COUNT - added.len();
     for a in 0..boxes.len() {
         for b in a + 1..boxes.len() {
-            let before = a < n && b < n && p.overlapping[a * n + b];
+            // a < b: both are the template's when b is.
+            let before = b < n && p.overlapping[a * n + b];
             if !before && boxes[a].overlaps(&boxes[b]) {
                 return Ok(Err(Reject::Overlap { a, b }));
             }
@@ -429,6 +448,19 @@ pub struct TemplateStats {
 }
 
 impl TemplateStats {
+    /// Counts one task made and what it cost.
+    fn add(&mut self, g: &Generated) {
+        for r in &g.refused {
+            match r {
+                Reject::OutOfBounds { .. } => self.out_of_bounds += 1,
+                Reject::Overlap { .. } => self.overlaps += 1,
+                Reject::Unreachable => self.unreachable += 1,
+            }
+        }
+        self.tasks += 1;
+        self.distractors_left_out += g.distractors_left_out as u32;
+    }
+
     /// Variations drawn again.
     pub fn redraws(&self) -> u32 {
         self.out_of_bounds + self.overlaps + self.unreachable
@@ -460,15 +492,7 @@ pub fn generate_set_from(
         };
         for index in 1..=per_template {
             let g = regenerate(t, index, seed, from(t, index))?;
-            for r in &g.refused {
-                match r {
-                    Reject::OutOfBounds { .. } => s.out_of_bounds += 1,
-                    Reject::Overlap { .. } => s.overlaps += 1,
-                    Reject::Unreachable => s.unreachable += 1,
-                }
-            }
-            s.tasks += 1;
-            s.distractors_left_out += g.distractors_left_out as u32;
+            s.add(&g);
             entries.push(Entry {
                 id: task_id(t, index),
                 source: format!(
@@ -542,4 +566,190 @@ pub fn builtin_task(id: &LevelId) -> Option<Entry> {
         ),
         level: g.level,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checks on hand-made templates: no draw of the 75 templates' tier is refused for an
+    //! overlap, a distractor out of the level or the reachability line (the rules' places and
+    //! the distractors' clear spans keep them out), so only these trip them.
+    use super::*;
+    use geometry::q;
+    use rules::{span, Place};
+
+    /// A template holding these objects, in a level `width` wide (17.5 world units each), made
+    /// ready under a rule whose anchor is its first pig.
+    fn template(objects: &str, width: u32, moves: Moves, place: Place) -> Prepared {
+        let xml = format!(
+            "<Level width=\"{width}\"><Camera x=\"0\" y=\"-1\" minWidth=\"25\" maxWidth=\"35\" /><Score highScore=\"0\" />\
+             <Birds><Bird type=\"BirdRed\" /></Birds><Slingshot x=\"-12\" y=\"-2.5\" />\
+             <GameObjects>{objects}</GameObjects></Level>"
+        );
+        let level = crate::xml::parse_level(xml.as_bytes()).expect("a level");
+        let rule = Rule {
+            code: "9_9_9",
+            source: "a test",
+            target: "the pig",
+            anchor: Anchor::Pig,
+            moves,
+            place,
+        };
+        prepare_level("9_9_9".into(), "9_9_9_1.xml".into(), level, rule).expect("prepared")
+    }
+
+    /// A place that is one point: every attempt draws it.
+    fn at(x: &str, y: &str) -> Place {
+        Place::Box {
+            x: span(q(x), q(x)),
+            y: span(q(y), q(y)),
+        }
+    }
+
+    fn attempt(p: &Prepared, attempt: u64) -> Result<Drawn, Reject> {
+        let d = Draws {
+            seed: 0,
+            template: p.key,
+            index: 1,
+            attempt,
+        };
+        draw(p, &d).expect("no rule error")
+    }
+
+    const PIG: &str = r#"<Pig type="BasicSmall" x="0" y="0" rotation="0" />"#;
+    const BLOCK_AT_5: &str = r#"<Block type="RectFat" material="wood" x="5" y="0" rotation="0" />"#;
+
+    #[test]
+    fn a_pig_moved_alone_onto_a_block_is_refused_and_beside_it_kept() {
+        let objects = format!("{PIG}{BLOCK_AT_5}");
+        let onto = template(&objects, 2, Moves::AnchorOnly, at("5", "0"));
+        assert_eq!(onto.key, 9_009_009);
+        assert_eq!(attempt(&onto, 0), Err(Reject::Overlap { a: 0, b: 1 }));
+        let beside = template(&objects, 2, Moves::AnchorOnly, at("2", "0"));
+        let drawn = attempt(&beside, 0).expect("kept");
+        let l = &drawn.level;
+        assert_eq!(
+            (l.objects[0].x.to_string(), l.objects[0].y.to_string()),
+            ("2".into(), "0".into())
+        );
+        assert_eq!(l.objects[1], beside.level.objects[1], "the block stays");
+        // Three distractors on the open ground, each resting on it.
+        assert_eq!((l.objects.len(), drawn.distractors_left_out), (5, 0));
+    }
+
+    #[test]
+    fn objects_overlapping_in_the_template_may_go_on_overlapping() {
+        let objects =
+            format!(r#"{PIG}<Block type="RectFat" material="wood" x="0.1" y="0" rotation="0" />"#);
+        let p = template(&objects, 2, Moves::AnchorOnly, at("0.2", "0"));
+        assert!(
+            p.boxes[0].overlaps(&p.boxes[1]),
+            "they overlap in the template"
+        );
+        assert!(attempt(&p, 0).is_ok());
+        let all = template(&objects, 2, Moves::All, at("3", "0"));
+        let l = attempt(&all, 0).expect("kept").level;
+        assert_eq!(
+            (l.objects[0].x.to_string(), l.objects[1].x.to_string()),
+            ("3".into(), "3.1".into())
+        );
+    }
+
+    #[test]
+    fn a_distractor_out_of_the_level_is_refused_by_its_index() {
+        // A low platform 17.28 wide from x = -9.14 to 8.14: the ground is clear only right of
+        // 9.19 (its edge and the 1.05 clearance), outside a level one unit (±8.75) wide.
+        let objects = format!(
+            r#"{PIG}<Platform type="Platform" x="-0.5" y="-3.2" rotation="0" scaleX="27" scaleY="1" />"#
+        );
+        let p = template(&objects, 1, Moves::All, Place::Stay);
+        assert_eq!(p.half_width, q("8.75"));
+        let spans = distractors::clear_spans(&p.boxes);
+        assert_eq!(spans, vec![(q("9.19"), distractors::X_RANGE.1)]);
+        for a in 0..5 {
+            assert_eq!(attempt(&p, a), Err(Reject::OutOfBounds { object: 2 }));
+        }
+        // A level twice as wide (±17.5) keeps the first distractor there; the two others find
+        // no clear ground left.
+        let wide = template(&objects, 2, Moves::All, Place::Stay);
+        let d = attempt(&wide, 0).expect("kept");
+        assert_eq!((d.level.objects.len(), d.distractors_left_out), (3, 2));
+    }
+
+    #[test]
+    fn distractors_with_no_clear_ground_are_left_out_and_counted() {
+        // Ground clear from 8.81 to 9.397 only: the first distractor takes it (and its
+        // clearance), the other two find none.
+        let narrow = format!(
+            r#"{PIG}<Platform type="Platform" x="-1.2" y="-3.2" rotation="0" scaleX="28" scaleY="1" />"#
+        );
+        let p = template(&narrow, 2, Moves::All, Place::Stay);
+        assert_eq!(
+            distractors::clear_spans(&p.boxes),
+            vec![(q("8.81"), distractors::X_RANGE.1)]
+        );
+        let d = attempt(&p, 0).expect("kept");
+        assert_eq!((d.level.objects.len(), d.distractors_left_out), (3, 2));
+        // The ground covered from end to end: all three left out.
+        let covered = format!(
+            r#"{PIG}<Platform type="Platform" x="0" y="-3.2" rotation="0" scaleX="32" scaleY="1" />"#
+        );
+        let p = template(&covered, 2, Moves::All, Place::Stay);
+        assert!(distractors::clear_spans(&p.boxes).is_empty());
+        let d = attempt(&p, 0).expect("kept");
+        assert_eq!((d.level.objects.len(), d.distractors_left_out), (2, 3));
+    }
+
+    #[test]
+    fn an_anchor_left_above_the_line_is_refused() {
+        // x is cut where the line crosses y = -3, but the pig keeps its own y: at 8 it is above
+        // the line everywhere (its highest point is 7.1); at -3 it is under it.
+        let place = Place::LeftOfLine {
+            x: span(reach::X_MIN, reach::X_MAX),
+            y: q("-3"),
+        };
+        let high = template(
+            r#"<Pig type="BasicSmall" x="0" y="8" rotation="0" />"#,
+            2,
+            Moves::All,
+            place,
+        );
+        assert_eq!(attempt(&high, 0), Err(Reject::Unreachable));
+        let low = template(
+            r#"<Pig type="BasicSmall" x="0" y="-3" rotation="0" />"#,
+            2,
+            Moves::All,
+            place,
+        );
+        assert!(attempt(&low, 0).is_ok());
+    }
+
+    #[test]
+    fn stats_count_each_reason_the_tasks_and_the_distractors_left_out() {
+        let level = template(PIG, 2, Moves::All, Place::Stay).level;
+        let g = |refused: Vec<Reject>, left_out| Generated {
+            level: level.clone(),
+            attempt: refused.len() as u32,
+            refused,
+            distractors_left_out: left_out,
+        };
+        let oob = Reject::OutOfBounds { object: 1 };
+        let overlap = Reject::Overlap { a: 0, b: 1 };
+        let mut s = TemplateStats::default();
+        s.add(&g(
+            vec![oob, overlap, oob, Reject::Unreachable, oob, overlap],
+            2,
+        ));
+        s.add(&g(vec![], 1));
+        assert_eq!(
+            (
+                s.tasks,
+                s.out_of_bounds,
+                s.overlaps,
+                s.unreachable,
+                s.distractors_left_out
+            ),
+            (2, 3, 2, 1, 3)
+        );
+        assert_eq!(s.redraws(), 6);
+    }
 }
