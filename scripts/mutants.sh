@@ -11,6 +11,7 @@
 #   play       phyq/src/game/play/*.rs: the rules as a step applies them (collisions, damage,
 #              the birds' powers, what happens after a step)
 #   game       phyq/src/game/ whole: rules, play, shots, aim, soundness
+#   soundness  phyq/src/game/soundness.rs: a draw's opening and the search for its witness
 #   generator  phyq/src/generator/*.rs
 #   score      studies/src/phyq/score.rs: the Phy-Q score (the paper's equations 1-2), pass rates
 #   agents     agents/src/phyq/*.rs: the Phy-Q agents (random, pig shooter and its planner, optimal)
@@ -64,6 +65,10 @@ case $SCOPE in
     "${RULES_SAME[@]}" "${PLAY_SAME[@]}") ;;
   # The generator's own suites: its unit tests and tests/generator.rs, whose golden hash pins
   # every byte of the 7,500 levels (2 s).
+  # The search against the witness file's shots and costs (tests/search.rs, seconds), and the
+  # unit tests.
+  soundness) SCOPE_ARGS=(-p phyq -f phyq/src/game/soundness.rs --cargo-arg=--lib
+    --cargo-arg=--test=search) ;;
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' --cargo-arg=--lib
     --cargo-arg=--test=generator) ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
@@ -87,7 +92,7 @@ case $SCOPE in
     -E 'has_narrow_begins -> bool with true$' -E 'replace > with >= in ContactEvents::has_narrow_begins$'
     -E 'replace > with >= in ContactEvents::after_islands$'
     -E 'replace < with <= in ContactEvents::continuous_begin$') ;;
-  *) echo "unknown scope $SCOPE (rules, play, game, generator, score, agents, engine)" >&2; exit 2 ;;
+  *) echo "unknown scope $SCOPE (rules, play, game, soundness, generator, score, agents, engine)" >&2; exit 2 ;;
 esac
 if ! command -v cargo-mutants >/dev/null; then
   cargo install cargo-mutants --locked >/dev/null 2>&1 || { echo "cargo-mutants could not be installed" >&2; exit 1; }

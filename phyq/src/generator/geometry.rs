@@ -19,7 +19,7 @@ pub const PER_UNIT: i64 = 100_000;
 
 /// Parses a decimal text (`[+-]digits[.digits]`) into units, rounding half away from zero
 /// beyond the fifth decimal; `exact` says whether nothing was rounded. `None` for any other
-/// text or a value beyond ±10^9 units.
+/// text or a whole part over 10,000 (values stay within about ±10^9 units).
 const fn parse(s: &[u8]) -> Option<(Coord, bool)> {
     let mut i = 0;
     let mut negative = false;
@@ -221,6 +221,11 @@ mod tests {
         assert_eq!(q(".5"), 50_000);
         // Not a number: nothing, a sign alone, no digits.
         for t in ["", "-", "+", ".", "-.", "1.2.3", "1x"] {
+            assert_eq!(parse(t.as_bytes()), None, "{t:?}");
+        }
+        // A whole part of 10,000 at most.
+        assert_eq!(parse(b"-10000.5"), Some((-1_000_050_000, true)));
+        for t in ["10001", "-10001.5", "100000", "123456789"] {
             assert_eq!(parse(t.as_bytes()), None, "{t:?}");
         }
         for (c, t) in [
