@@ -18,13 +18,14 @@
 #   engine     engine/src/events.rs, impulse.rs: contact begin/end events, impulses, explosions
 # Mutants are built and tested in the tests profile against the fast suites: phyq's (the unit
 # tests, tests/rules.rs, tests/game.rs and tests/observe.rs, what a picture and the symbolic
-# representation see; the 7,500-witness replay is left out: 70 s a mutant), for the generator
-# its unit tests and tests/generator.rs (a golden hash of the tier's bytes), for the score
-# studies' unit tests and tests/phyq_score.rs, for the agents theirs
-# (unit tests, tests/agents.rs, tests/pig_shooter_planner.rs), for the engine its whole suite
-# (a few seconds). The outcome is in
-# mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt, unviable.txt) and
-# summarised on the last lines. Extra arguments go to cargo-mutants, e.g. `--shard 1/4`.
+# representation see; the 7,500-witness replay is left out: 70 s a mutant); for soundness.rs
+# the unit tests and tests/search.rs (the search against the witness file's costs); for the
+# generator its unit tests and tests/generator.rs (a golden hash of the tier's bytes); for the
+# score studies' unit tests and tests/phyq_score.rs; for the agents theirs (unit tests,
+# tests/agents.rs, tests/pig_shooter_planner.rs); for the engine its whole suite (a few
+# seconds). Only those suites are built (--cargo-arg). The outcome is in mutants.out/
+# (outcomes.json, caught.txt, missed.txt, timeout.txt, unviable.txt) and summarised on the last
+# lines. Extra arguments go to cargo-mutants, e.g. `--shard 1/4`.
 # Mutants shown not to change behaviour (docs/audit.md says why) are excluded.
 #
 # --sample (CI, after the README's test command built the tests profile): one shard of the
