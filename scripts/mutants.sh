@@ -19,7 +19,8 @@
 # Mutants are built and tested in the tests profile against the fast suites: phyq's (the unit
 # tests, tests/rules.rs, tests/game.rs and tests/observe.rs, what a picture and the symbolic
 # representation see; the 7,500-witness replay is left out: 70 s a mutant); for soundness.rs
-# the unit tests and tests/search.rs (the search against the witness file's costs); for the
+# the unit tests and tests/soundness.rs (the opening; the search against the witness file's
+# costs); for the
 # generator its unit tests and tests/generator.rs (a golden hash of the tier's bytes); for the
 # score studies' unit tests and tests/phyq_score.rs; for the agents theirs (unit tests,
 # tests/agents.rs, tests/pig_shooter_planner.rs); for the engine its whole suite (a few
@@ -66,10 +67,10 @@ case $SCOPE in
     "${RULES_SAME[@]}" "${PLAY_SAME[@]}") ;;
   # The generator's own suites: its unit tests and tests/generator.rs, whose golden hash pins
   # every byte of the 7,500 levels (2 s).
-  # The search against the witness file's shots and costs (tests/search.rs, seconds), and the
-  # unit tests.
+  # The opening on small levels, the search against the witness file's shots and costs
+  # (tests/soundness.rs, about 15 s), and the unit tests.
   soundness) SCOPE_ARGS=(-p phyq -f phyq/src/game/soundness.rs --cargo-arg=--lib
-    --cargo-arg=--test=search) ;;
+    --cargo-arg=--test=soundness) ;;
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' --cargo-arg=--lib
     --cargo-arg=--test=generator) ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs

@@ -1,0 +1,145 @@
+//! The soundness check of a drawn task (`phyq::game::soundness`): its opening, measured on
+//! small levels written here, and its search, which reproduces the witness file
+//! (`data/witnesses.csv`) shot for shot: on the kept draw of a task, `check` finds the file's
+//! shots after trying as many shots and running as many steps as the file says it took. The
+//! shots, the count and the steps together pin which candidates the search makes, in what
+//! order, how it plays them and when it stops; a change to any of them shows here in seconds,
+//! where the whole tier's replay (`tests/witnesses.rs`) takes minutes and sees only whether the
+//! shots still pass.
+
+use phyq::game::soundness::{check, opening, Unsound, REST_TOLERANCE};
+use phyq::game::{format_shots, IMMORTAL_STEPS, MAX_SHOT_STEPS};
+use phyq::generator::{regenerate, BUILTIN_SEED};
+use phyq::witnesses::{builtin, Row};
+use rayon::prelude::*;
+
+fn drawn(r: &Row, attempt: u32) -> phyq::Level {
+    let t = phyq::templates::find(&r.template).unwrap();
+    let g = regenerate(t, r.index, BUILTIN_SEED, attempt).unwrap();
+    assert_eq!(
+        g.attempt, attempt,
+        "{}: attempt {attempt} is a valid draw",
+        r.task_id
+    );
+    g.level
+}
+
+/// What `check` gives a draw: its witness or why none, and the search's shots and steps.
+fn searched(level: &phyq::Level) -> (Result<String, Unsound>, u64, u64) {
+    let verdict = check(level).unwrap();
+    let search = verdict.search.as_ref().expect("the draw starts at rest");
+    let (tried, steps) = (search.shots_tried, search.steps);
+    (verdict.witness().map(format_shots), tried, steps)
+}
+
+/// Task 1 of every template whose first draw was kept, searched in at most 300 shots and
+/// 120,000 steps (52 of the 75), less scenario 3.6's, whose dozens of resting blocks make a
+/// step about a hundred times dearer.
+#[test]
+fn the_search_finds_the_files_shots_at_the_files_cost() {
+    let rows: Vec<&Row> = builtin()
+        .iter()
+        .filter(|r| r.index == 1 && r.refused.is_empty() && r.found)
+        .filter(|r| r.shots_tried <= 300 && r.steps <= 120_000)
+        .filter(|r| !r.template.starts_with("3_6_"))
+        .collect();
+    assert_eq!(rows.len(), 52);
+    let differ: Vec<String> = rows
+        .par_iter()
+        .filter_map(|r| {
+            let got = searched(&drawn(r, r.attempt));
+            let want = (Ok(r.shots.clone()), r.shots_tried, r.steps);
+            (got != want).then(|| format!("{}: {got:?}, the file {want:?}", r.task_id))
+        })
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // Among them: two birds in a row, a tap.
+    assert!(rows.iter().any(|r| r.shots.contains(';')));
+    assert!(rows.iter().any(|r| !r.shots.ends_with(",0")));
+}
+
+/// Draws the candidates cannot pass, passed by the fine grid at the file's cost: a red bird
+/// (6.4, 2_4_1, task 9) that needs a half-degree, and a blue bird (15.6, 3_9_4, task 11) whose
+/// split must come at the right tenth of a second.
+#[test]
+fn the_fine_grid_finds_the_files_shots_at_the_files_cost() {
+    for id in ["phyq:2_4_1:00009", "phyq:3_9_4:00011"] {
+        let r = builtin().iter().find(|r| r.task_id == id).unwrap();
+        let got = searched(&drawn(r, r.attempt));
+        assert_eq!(got, (Ok(r.shots.clone()), r.shots_tried, r.steps), "{id}");
+    }
+}
+
+/// A refused draw costs its whole search: 1.5's task 85 (1_1_5), refused at attempt 0 (no pass
+/// found), kept at attempt 1; the file's count and steps are the two searches' together.
+#[test]
+fn a_refused_draw_costs_its_whole_search() {
+    let r = builtin()
+        .iter()
+        .find(|r| r.task_id == "phyq:1_1_5:00085")
+        .unwrap();
+    assert_eq!(
+        (r.refused.as_slice(), r.attempt),
+        (&[(0, Unsound::NoPassFound)][..], 1)
+    );
+    let (refused, tried_0, steps_0) = searched(&drawn(r, 0));
+    assert_eq!(refused, Err(Unsound::NoPassFound));
+    let (kept, tried_1, steps_1) = searched(&drawn(r, 1));
+    assert_eq!(kept, Ok(r.shots.clone()));
+    assert_eq!(
+        (tried_0 + tried_1, steps_0 + steps_1),
+        (r.shots_tried, r.steps)
+    );
+}
+
+/// A level written here: one red bird, a small pig resting on the ground at x = -16 and these
+/// objects.
+fn level(objects: &str) -> phyq::Level {
+    let xml = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><Level width=\"2\">\
+         <Camera x=\"0\" y=\"-1\" minWidth=\"25\" maxWidth=\"35\"/><Score highScore=\"0\"/>\
+         <Birds><Bird type=\"BirdRed\"/></Birds><Slingshot x=\"-12.0\" y=\"-2.5\"/>\
+         <GameObjects><Pig type=\"BasicSmall\" x=\"-16\" y=\"-3.2\"/>{objects}</GameObjects>\
+         </Level>"
+    );
+    phyq::parse_level(xml.as_bytes()).unwrap()
+}
+
+#[test]
+fn a_level_at_rest_ends_its_opening_with_the_immortal_time() {
+    // The pig settles 6 cm into place in the first steps: under the tolerance.
+    let o = opening(&level("")).unwrap();
+    assert!(o.came_to_rest);
+    assert_eq!(
+        (o.steps, o.destroyed, o.pigs_destroyed),
+        (IMMORTAL_STEPS, 0, 0)
+    );
+    assert!(o.largest_move > engine::Fixed::ZERO && o.largest_move <= REST_TOLERANCE);
+    assert!(o.is_at_rest());
+    assert!(check(&level("")).unwrap().search.is_some());
+}
+
+#[test]
+fn a_level_that_does_not_settle_is_refused_before_the_search() {
+    // A stone block 1 m above the ground falls 1 m: not at rest, so no search is run.
+    let stone = r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
+    let verdict = check(&level(stone)).unwrap();
+    let o = &verdict.opening;
+    assert!(o.largest_move.to_f64() > 0.9 && o.largest_move.to_f64() < 1.1);
+    assert!(o.came_to_rest && o.destroyed == 0);
+    assert!(!o.is_at_rest());
+    assert_eq!(verdict.search, None);
+    assert_eq!(verdict.witness().unwrap_err(), Unsound::NotAtRest);
+}
+
+#[test]
+fn a_pig_destroyed_in_the_opening_is_not_at_rest() {
+    // A second pig dropped from 60 m lands after the immortal time and dies; the first stays
+    // (within the tolerance), and the world rests after the landing.
+    let o = opening(&level(r#"<Pig type="BasicSmall" x="5" y="60"/>"#)).unwrap();
+    assert_eq!((o.destroyed, o.pigs_destroyed), (1, 1));
+    assert!(o.came_to_rest);
+    assert!(o.steps > IMMORTAL_STEPS && o.steps < IMMORTAL_STEPS + MAX_SHOT_STEPS);
+    assert!(o.largest_move <= REST_TOLERANCE);
+    assert!(!o.is_at_rest());
+}
