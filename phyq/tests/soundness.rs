@@ -7,7 +7,9 @@
 //! where the whole tier's replay (`tests/witnesses.rs`) takes minutes and sees only whether the
 //! shots still pass.
 
-use phyq::game::soundness::{check, opening, Unsound, REST_TOLERANCE};
+use phyq::game::soundness::{
+    best_next_shot, candidates_for, check, opening, Unsound, REST_TOLERANCE,
+};
 use phyq::game::{format_shots, IMMORTAL_STEPS, MAX_SHOT_STEPS};
 use phyq::generator::{regenerate, BUILTIN_SEED};
 use phyq::witnesses::{builtin, Row};
@@ -142,4 +144,26 @@ fn a_pig_destroyed_in_the_opening_is_not_at_rest() {
     assert!(o.steps > IMMORTAL_STEPS && o.steps < IMMORTAL_STEPS + MAX_SHOT_STEPS);
     assert!(o.largest_move <= REST_TOLERANCE);
     assert!(!o.is_at_rest());
+}
+
+#[test]
+fn among_equal_outcomes_the_first_candidate_is_the_best() {
+    // The pig shut in a box of platforms (indestructible, kinematic) 28 m away: no shot
+    // touches it or destroys anything, so every candidate leaves the same outcome, and the
+    // best is the first played.
+    let boxed = r#"<Pig type="BasicSmall" x="12" y="-3.2"/>
+        <Platform type="Platform" x="10.5" y="-2" rotation="0" scaleX="1" scaleY="6"/>
+        <Platform type="Platform" x="13.5" y="-2" rotation="0" scaleX="1" scaleY="6"/>
+        <Platform type="Platform" x="12" y="0" rotation="0" scaleX="6" scaleY="1"/>"#;
+    let level = level(boxed);
+    let mut game = phyq::game::Game::new(&level).unwrap();
+    game.settle();
+    let candidates = candidates_for(&game, &level);
+    let best = best_next_shot(&game, &level)
+        .unwrap()
+        .expect("a bird to shoot");
+    assert!(!best.passes);
+    assert_eq!(best.shots_tried, candidates.len() as u64);
+    assert_eq!(best.shot, candidates[0]);
+    assert_eq!(best.after.pigs_left(), 2);
 }
