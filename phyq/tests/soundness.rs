@@ -60,16 +60,25 @@ fn the_search_finds_the_files_shots_at_the_files_cost() {
     assert!(rows.iter().any(|r| !r.shots.ends_with(",0")));
 }
 
-/// Draws the candidates cannot pass, passed by the fine grid at the file's cost: a red bird
-/// (6.4, 2_4_1, task 9) that needs a half-degree, and a blue bird (15.6, 3_9_4, task 11) whose
-/// split must come at the right tenth of a second.
+/// Draws the greedy search cannot pass, passed by the wider searches at the file's cost: a red
+/// bird (6.4, 2_4_1, task 9) that needs the fine grid's half-degree, a blue bird (15.6, 3_9_4,
+/// task 11) whose split must come at the right tenth of a second, and two red birds (11.4,
+/// 3_5_1, task 10) whose first shot must leave the pigs the second can reach (the wide search),
+/// and three (2.6, 1_2_6, task 1) whose last needs the fine grid after the wide search.
 #[test]
-fn the_fine_grid_finds_the_files_shots_at_the_files_cost() {
-    for id in ["phyq:2_4_1:00009", "phyq:3_9_4:00011"] {
-        let r = builtin().iter().find(|r| r.task_id == id).unwrap();
+fn the_wider_searches_find_the_files_shots_at_the_files_cost() {
+    [
+        "phyq:2_4_1:00009",
+        "phyq:3_9_4:00011",
+        "phyq:3_5_1:00010",
+        "phyq:1_2_6:00001",
+    ]
+    .par_iter()
+    .for_each(|id| {
+        let r = builtin().iter().find(|r| r.task_id == *id).unwrap();
         let got = searched(&drawn(r, r.attempt));
         assert_eq!(got, (Ok(r.shots.clone()), r.shots_tried, r.steps), "{id}");
-    }
+    });
 }
 
 /// A refused draw costs its whole search: 1.5's task 85 (1_1_5), refused at attempt 0 (no pass
