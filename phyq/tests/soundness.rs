@@ -176,3 +176,15 @@ fn among_equal_outcomes_the_first_candidate_is_the_best() {
     assert_eq!(best.shot, candidates[0]);
     assert_eq!(best.after.pigs_left(), 2);
 }
+
+#[test]
+fn a_refusal_is_written_as_its_word() {
+    for (why, word) in [
+        (Unsound::NotAtRest, "rest"),
+        (Unsound::NoPassFound, "search"),
+    ] {
+        assert_eq!(why.word(), word);
+        assert_eq!(Unsound::from_word(word), Some(why));
+    }
+    assert_eq!(Unsound::from_word("Search"), None);
+}

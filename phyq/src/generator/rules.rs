@@ -464,3 +464,48 @@ pub fn markdown_table() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_middle_itself_is_not_above_it() {
+        let r = span(q("0"), q("10"));
+        assert!(!r.above_middle(q("5")));
+        assert!(r.above_middle(q("5.00001")));
+        assert!(!r.above_middle(q("4.99999")));
+    }
+
+    #[test]
+    fn a_range_beyond_the_line_is_infeasible() {
+        let d = Draws {
+            seed: 0,
+            template: 1,
+            index: 1,
+            attempt: 0,
+        };
+        // The line drops below 6 well left of x = 5: no x in 5..9 is under it at that height.
+        let beyond = Place::LeftOfLine {
+            x: span(q("5"), q("9")),
+            y: q("6"),
+        };
+        assert!(beyond.sample(&d, (q("7"), q("6"))).is_err());
+        // Nor anywhere at 8, above the line's highest point (7.1).
+        let above = Place::LeftOfLine {
+            x: span(X_MIN, X_MAX),
+            y: q("8"),
+        };
+        assert!(above.sample(&d, (q("0"), q("8"))).is_err());
+        // Cut, it is kept: x no further right than the line's at that height.
+        let cut = Place::LeftOfLine {
+            x: span(q("-9"), q("9")),
+            y: q("6"),
+        };
+        for attempt in 0..20 {
+            let d = Draws { attempt, ..d };
+            let (x, y) = cut.sample(&d, (q("0"), q("6"))).unwrap();
+            assert!(x >= q("-9") && x <= reach::last_x_at(q("6")).unwrap() && y == q("6"));
+        }
+    }
+}
