@@ -8,7 +8,7 @@
 //! shots still pass.
 
 use phyq::game::soundness::{
-    best_next_shot, candidates_for, check, opening, Unsound, REST_TOLERANCE,
+    best_next_shot, candidates_for, check, opening, verify_witness, Unsound, REST_TOLERANCE,
 };
 use phyq::game::{format_shots, IMMORTAL_STEPS, MAX_SHOT_STEPS};
 use phyq::generator::{regenerate, BUILTIN_SEED};
@@ -187,4 +187,23 @@ fn a_refusal_is_written_as_its_word() {
         assert_eq!(Unsound::from_word(word), Some(why));
     }
     assert_eq!(Unsound::from_word("Search"), None);
+}
+
+#[test]
+fn a_witness_holds_when_its_shots_pass_a_level_at_rest() {
+    let r = builtin()
+        .iter()
+        .find(|r| r.task_id == "phyq:1_1_4:00001")
+        .unwrap();
+    let kept = drawn(r, r.attempt);
+    let shots = phyq::game::parse_shots(&r.shots).unwrap();
+    assert_eq!(verify_witness(&kept, &shots), Ok(()));
+    // The pig shot past: not passed.
+    let past = phyq::game::parse_shots("-3.5,-17.9,0").unwrap();
+    let err = verify_witness(&kept, &past).unwrap_err();
+    assert!(err.starts_with("the shots do not pass it"), "{err}");
+    // The falling stone's level: not at rest, whatever the shots.
+    let stone = r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
+    let err = verify_witness(&level(stone), &shots).unwrap_err();
+    assert!(err.starts_with("not at rest"), "{err}");
 }
