@@ -8,7 +8,8 @@
 //! shots still pass.
 
 use phyq::game::soundness::{
-    best_next_shot, candidates_for, check, opening, verify_witness, Unsound, REST_TOLERANCE,
+    best_next_shot, candidates_for, check, opening, search_from, verify_witness, wide_search,
+    Search, Unsound, BEAM_WIDTH, REST_TOLERANCE,
 };
 use phyq::game::{format_shots, IMMORTAL_STEPS, MAX_SHOT_STEPS};
 use phyq::generator::{regenerate, BUILTIN_SEED};
@@ -206,4 +207,27 @@ fn a_witness_holds_when_its_shots_pass_a_level_at_rest() {
     let stone = r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
     let err = verify_witness(&level(stone), &shots).unwrap_err();
     assert!(err.starts_with("not at rest"), "{err}");
+}
+
+#[test]
+fn with_no_bird_left_the_searches_try_nothing() {
+    // 1_1_4's first task: its one bird shot past the pig.
+    let r = builtin()
+        .iter()
+        .find(|r| r.task_id == "phyq:1_1_4:00001")
+        .unwrap();
+    let kept = drawn(r, r.attempt);
+    let mut game = phyq::game::Game::new(&kept).unwrap();
+    game.settle();
+    let past = phyq::game::parse_shots("-3.5,-17.9,0").unwrap()[0].to_shot(&kept);
+    assert!(game.shoot(&past).unwrap());
+    assert_eq!((game.birds_left(), game.pigs_left()), (0, 1));
+    let nothing = Search {
+        shots: None,
+        shots_tried: 0,
+        steps: 0,
+    };
+    assert_eq!(search_from(&game, &kept).unwrap(), nothing);
+    assert_eq!(wide_search(&game, &kept, BEAM_WIDTH).unwrap(), nothing);
+    assert!(best_next_shot(&game, &kept).unwrap().is_none());
 }
