@@ -71,8 +71,12 @@ case $SCOPE in
   # (tests/soundness.rs, about 15 s), and the unit tests.
   soundness) SCOPE_ARGS=(-p phyq -f phyq/src/game/soundness.rs --cargo-arg=--lib
     --cargo-arg=--test=soundness) ;;
+  # The generator's own suites: its unit tests and tests/generator.rs, whose golden hash pins
+  # every byte of the 7,500 levels (2 s). No object a level holds has an enabled solid circle
+  # collider (the catalogue's are the birds' and the slingshot's trigger): `circle_corners` is
+  # never called.
   generator) SCOPE_ARGS=(-p phyq -f 'phyq/src/generator/*.rs' --cargo-arg=--lib
-    --cargo-arg=--test=generator) ;;
+    --cargo-arg=--test=generator -E 'circle_corners') ;;
   score) SCOPE_ARGS=(-p studies -f studies/src/phyq/score.rs
     --cargo-arg=--lib --cargo-arg=--test=phyq_score) ;;
   # launch_points: a target out of reach has a negative room, whose root is NaN, so the

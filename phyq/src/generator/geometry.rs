@@ -161,15 +161,15 @@ pub fn extent(kind: &ObjectKind, rotation: &Decimal) -> Bounds {
         (cos * x - sin * y, sin * x + cos * y)
     };
     let mut pts: Vec<(Fixed, Fixed)> = Vec::new();
-    let mut circles: Vec<((Fixed, Fixed), Fixed)> = Vec::new();
     let entry = catalogue().entry(kind.catalogue_kind());
     for c in entry.colliders.iter().filter(|c| c.enabled && !c.trigger) {
         let (ox, oy) = (c.offset.0.value(), c.offset.1.value());
         match &c.shape {
             Shape::Box { width, height } => {
                 let (hw, hh) = (width.value() * Fixed::HALF, height.value() * Fixed::HALF);
-                for (dx, dy) in [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)] {
-                    pts.push(turn(ox + dx, oy + dy));
+                let (x0, x1, y0, y1) = (ox - hw, ox + hw, oy - hh, oy + hh);
+                for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+                    pts.push(turn(x, y));
                 }
             }
             Shape::Polygon { paths } => {
@@ -178,22 +178,15 @@ pub fn extent(kind: &ObjectKind, rotation: &Decimal) -> Bounds {
                 }
             }
             Shape::Circle { radius } => {
-                let r = radius.value() * sx.abs().max(sy.abs());
-                circles.push((turn(ox, oy), r));
+                pts.extend(circle_corners(turn(ox, oy), radius.value(), (sx, sy)));
             }
         }
     }
     let mut lo = (Fixed::MAX, Fixed::MAX);
     let mut hi = (Fixed::MIN, Fixed::MIN);
-    let mut take = |(x, y): (Fixed, Fixed), r: Fixed| {
-        lo = (lo.0.min(x - r), lo.1.min(y - r));
-        hi = (hi.0.max(x + r), hi.1.max(y + r));
-    };
-    for p in pts {
-        take(p, Fixed::ZERO);
-    }
-    for (c, r) in circles {
-        take(c, r);
+    for (x, y) in pts {
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
     }
     Bounds {
         x_lo: floor_units(lo.0),
@@ -201,6 +194,19 @@ pub fn extent(kind: &ObjectKind, rotation: &Decimal) -> Bounds {
         x_hi: ceil_units(hi.0),
         y_hi: ceil_units(hi.1),
     }
+}
+
+/// The lowest and highest corners of the box of a circle at `center` (turned) whose radius is
+/// scaled by the larger of the scales. No object a level holds has an enabled solid circle
+/// collider (the catalogue's are the birds' and the slingshot's trigger): this is for a
+/// catalogue that gains one.
+fn circle_corners(
+    center: (Fixed, Fixed),
+    radius: Fixed,
+    (sx, sy): (Fixed, Fixed),
+) -> [(Fixed, Fixed); 2] {
+    let r = radius * sx.abs().max(sy.abs());
+    [(center.0 - r, center.1 - r), (center.0 + r, center.1 + r)]
 }
 
 /// An object's box at its position (`x`, `y` in units).
@@ -244,6 +250,36 @@ mod tests {
             coord_of(&Decimal::parse("0.1234500").unwrap()),
             Some(12_345)
         );
+    }
+
+    #[test]
+    fn boxes_that_only_touch_do_not_overlap() {
+        let b = |x_lo, y_lo, x_hi, y_hi| Bounds {
+            x_lo,
+            y_lo,
+            x_hi,
+            y_hi,
+        };
+        let a = b(0, 0, 10, 10);
+        // Sharing an edge on either axis, or apart: no overlap, in either order.
+        for o in [
+            b(10, 0, 20, 10),
+            b(0, 10, 10, 20),
+            b(-10, -10, 0, 0),
+            b(20, 20, 30, 30),
+        ] {
+            assert!(!a.overlaps(&o) && !o.overlaps(&a), "{o:?}");
+        }
+        // One unit into it on each side, or inside it: overlap.
+        for o in [
+            b(9, 0, 20, 10),
+            b(-10, 0, 1, 10),
+            b(0, 9, 10, 20),
+            b(0, -10, 10, 1),
+            b(2, 2, 3, 3),
+        ] {
+            assert!(a.overlaps(&o) && o.overlaps(&a), "{o:?}");
+        }
     }
 
     #[test]
