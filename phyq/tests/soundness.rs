@@ -231,3 +231,21 @@ fn with_no_bird_left_the_searches_try_nothing() {
     assert_eq!(wide_search(&game, &kept, BEAM_WIDTH).unwrap(), nothing);
     assert!(best_next_shot(&game, &kept).unwrap().is_none());
 }
+
+#[test]
+fn an_opening_that_never_rests_stops_at_the_cap() {
+    // A block placed below the ground falls for as long as the opening runs: 60 s after the
+    // immortal time, not a step more.
+    let o = opening(&level(
+        r#"<Block type="SquareSmall" material="stone" x="0" y="-999" rotation="0"/>"#,
+    ))
+    .unwrap();
+    assert!(!o.came_to_rest);
+    assert_eq!(o.steps, IMMORTAL_STEPS + MAX_SHOT_STEPS);
+    assert!(
+        o.largest_move.to_f64() > 1_000.0,
+        "{}",
+        o.largest_move.to_f64()
+    );
+    assert_eq!(o.destroyed, 0);
+}

@@ -385,6 +385,12 @@ struct Line {
 /// A state's place in the wide search: its [`Outcome`], then the order it was played in.
 type Rank = (Outcome, u64);
 
+/// Whether a state ranks before another. No two ranks are equal (each holds its own place in
+/// the order played), so `<` and `<=` agree.
+fn ranks_before(a: &Rank, b: &Rank) -> bool {
+    a < b
+}
+
 /// Searches bird by bird from up to `width` states at a time, from `game` (a level in play):
 /// every candidate of [`candidates_for`] from every state (the states in rank order); one that
 /// passes ends the search. The next bird starts from the best outcome of each set of live pigs
@@ -420,15 +426,15 @@ pub fn wide_search(game: &Game, level: &Level, width: usize) -> Result<Search, P
                     .collect();
                 let line = Line { game: g, shots };
                 match per_pigs.iter_mut().find(|(p, _, _)| *p == pigs) {
-                    Some(entry) if rank < entry.1 => (entry.1, entry.2) = (rank, line.clone()),
+                    Some(entry) if ranks_before(&rank, &entry.1) => {
+                        (entry.1, entry.2) = (rank, line.clone())
+                    }
                     Some(_) => {}
                     None => per_pigs.push((pigs, rank, line.clone())),
                 }
-                if best.len() < width || best.iter().any(|(r, _)| rank < *r) {
-                    best.push((rank, line));
-                    best.sort_by_key(|(r, _)| *r);
-                    best.truncate(width);
-                }
+                best.push((rank, line));
+                best.sort_by_key(|(r, _)| *r);
+                best.truncate(width);
             }
         }
         if lines[0].game.birds_left() == 1 {
