@@ -16,6 +16,11 @@ use phyq::generator::{regenerate, BUILTIN_SEED};
 use phyq::witnesses::{builtin, Row};
 use rayon::prelude::*;
 
+/// The witness file's row of a task.
+fn row(id: &str) -> &'static Row {
+    builtin().iter().find(|r| r.task_id == id).unwrap()
+}
+
 fn drawn(r: &Row, attempt: u32) -> phyq::Level {
     let t = phyq::templates::find(&r.template).unwrap();
     let g = regenerate(t, r.index, BUILTIN_SEED, attempt).unwrap();
@@ -76,7 +81,7 @@ fn the_wider_searches_find_the_files_shots_at_the_files_cost() {
     ]
     .par_iter()
     .for_each(|id| {
-        let r = builtin().iter().find(|r| r.task_id == *id).unwrap();
+        let r = row(id);
         let got = searched(&drawn(r, r.attempt));
         assert_eq!(got, (Ok(r.shots.clone()), r.shots_tried, r.steps), "{id}");
     });
@@ -86,10 +91,7 @@ fn the_wider_searches_find_the_files_shots_at_the_files_cost() {
 /// found), kept at attempt 1; the file's count and steps are the two searches' together.
 #[test]
 fn a_refused_draw_costs_its_whole_search() {
-    let r = builtin()
-        .iter()
-        .find(|r| r.task_id == "phyq:1_1_5:00085")
-        .unwrap();
+    let r = row("phyq:1_1_5:00085");
     assert_eq!(
         (r.refused.as_slice(), r.attempt),
         (&[(0, Unsound::NoPassFound)][..], 1)
@@ -103,6 +105,10 @@ fn a_refused_draw_costs_its_whole_search() {
         (r.shots_tried, r.steps)
     );
 }
+
+/// A stone block 1 m above the ground (it falls 1 m in the opening).
+const STONE_1_M_UP: &str =
+    r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
 
 /// A level written here: one red bird, a small pig resting on the ground at x = -16 and these
 /// objects.
@@ -134,8 +140,7 @@ fn a_level_at_rest_ends_its_opening_with_the_immortal_time() {
 #[test]
 fn a_level_that_does_not_settle_is_refused_before_the_search() {
     // A stone block 1 m above the ground falls 1 m: not at rest, so no search is run.
-    let stone = r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
-    let verdict = check(&level(stone)).unwrap();
+    let verdict = check(&level(STONE_1_M_UP)).unwrap();
     let o = &verdict.opening;
     assert!(o.largest_move.to_f64() > 0.9 && o.largest_move.to_f64() < 1.1);
     assert!(o.came_to_rest && o.destroyed == 0);
@@ -192,10 +197,7 @@ fn a_refusal_is_written_as_its_word() {
 
 #[test]
 fn a_witness_holds_when_its_shots_pass_a_level_at_rest() {
-    let r = builtin()
-        .iter()
-        .find(|r| r.task_id == "phyq:1_1_4:00001")
-        .unwrap();
+    let r = row("phyq:1_1_4:00001");
     let kept = drawn(r, r.attempt);
     let shots = phyq::game::parse_shots(&r.shots).unwrap();
     assert_eq!(verify_witness(&kept, &shots), Ok(()));
@@ -204,18 +206,14 @@ fn a_witness_holds_when_its_shots_pass_a_level_at_rest() {
     let err = verify_witness(&kept, &past).unwrap_err();
     assert!(err.starts_with("the shots do not pass it"), "{err}");
     // The falling stone's level: not at rest, whatever the shots.
-    let stone = r#"<Block type="SquareSmall" material="stone" x="0" y="-2.2" rotation="0"/>"#;
-    let err = verify_witness(&level(stone), &shots).unwrap_err();
+    let err = verify_witness(&level(STONE_1_M_UP), &shots).unwrap_err();
     assert!(err.starts_with("not at rest"), "{err}");
 }
 
 #[test]
 fn with_no_bird_left_the_searches_try_nothing() {
     // 1_1_4's first task: its one bird shot past the pig.
-    let r = builtin()
-        .iter()
-        .find(|r| r.task_id == "phyq:1_1_4:00001")
-        .unwrap();
+    let r = row("phyq:1_1_4:00001");
     let kept = drawn(r, r.attempt);
     let mut game = phyq::game::Game::new(&kept).unwrap();
     game.settle();
