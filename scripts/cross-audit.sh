@@ -147,10 +147,14 @@ build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
   echo "$bin"
 }
 
-# Results, in the order run: NAMES[i] RESULTS[i] BUILD_S[i] RUN_S[i] LABELS[i].
-NAMES=() RESULTS=() BUILD_S=() RUN_S=() LABELS=()
+# Each platform's build and run go to files under $JOBS_DIR (a platform's line in NAME.out, its
+# record in NAME.rec: result, build seconds, run seconds, label; the build's messages in
+# NAME.log), since they run in the background; the summary reads them back in platform order.
+JOBS_DIR=$TARGET_DIR/jobs
+rm -rf "$JOBS_DIR"
+mkdir -p "$JOBS_DIR"
 record() { # record NAME LABEL RESULT BUILD_SECONDS RUN_SECONDS
-  NAMES+=("$1") LABELS+=("$2") RESULTS+=("$3") BUILD_S+=("$4") RUN_S+=("$5")
+  printf '%s\t%s\t%s\t%s\n' "$3" "$4" "$5" "$2" >"$JOBS_DIR/$1.rec"
 }
 
 run_audit() { # run_audit NAME LABEL TRIPLE_OR_HOST BIN BUILD_SECONDS
@@ -184,24 +188,39 @@ run_audit() { # run_audit NAME LABEL TRIPLE_OR_HOST BIN BUILD_SECONDS
   record "$name" "$label" "$result" "$bs" "$(($(date +%s) - start))"
 }
 
-# build_and_run NAME LABEL TRIPLE_OR_HOST BUILD_COMMAND...: the command prints the binary path.
+# build_and_run NAME LABEL TRIPLE_OR_HOST BUILD_COMMAND...: the command prints the binary path
+# (its messages go to NAME.log, shown when the build fails).
 build_and_run() {
   local name=$1 label=$2 t=$3 start bin bs
   shift 3
   start=$(date +%s)
-  if bin=$("$@"); then
+  if bin=$("$@" 2>"$JOBS_DIR/$name.log"); then
     bs=$(($(date +%s) - start))
     run_audit "$name" "$label" "$t" "$bin" "$bs"
   else
     bs=$(($(date +%s) - start))
     echo "$label: BUILD FAILED"
+    grep -v '^ *Compiling ' "$JOBS_DIR/$name.log" | tail -n 12 | sed 's/^/  | /'
     record "$name" "$label" "BUILD FAILED" "$bs" -
   fi
 }
 
+# Platforms build and run side by side, JOBS at a time (CROSS_AUDIT_JOBS, default the number of
+# cores): a release build spends most of its time in one-core steps (the engine's one codegen
+# unit, the whole-program LTO), so two at a time on 2 cores took the CI plan from 553 s to 462 s
+# (2026-12-07). Each platform has its own target folder (cargo locks a folder while it builds).
+JOBS=${CROSS_AUDIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+ORDER=()
+# platform NAME LABEL TRIPLE_OR_HOST BUILD_COMMAND...: starts one in the background.
+platform() {
+  ORDER+=("$1")
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+  build_and_run "$@" >"$JOBS_DIR/$1.out" 2>&1 &
+}
+
 build_debug() {
-  cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR" >&2 || return 1
-  echo "$TARGET_DIR/debug/rephyre-audit"
+  cargo build -q -p audit --bin rephyre-audit --target-dir "$TARGET_DIR/debug" >&2 || return 1
+  echo "$TARGET_DIR/debug/debug/rephyre-audit"
 }
 build_native() { RUSTFLAGS="-C target-cpu=native" build host "$TARGET_DIR/native"; }
 build_nightly() {
@@ -215,25 +234,36 @@ build_nightly() {
   echo "$TARGET_DIR/nightly/release/rephyre-audit"
 }
 STD_OK=1
-build_cross() {
-  [ "$STD_OK" -eq 1 ] || { echo "no std for $1 (see above)" >&2; return 1; }
-  build "$1"
+build_cross() { # build_cross NAME TRIPLE
+  [ "$STD_OK" -eq 1 ] || { echo "no std for $2 (see above)" >&2; return 1; }
+  build "$2" "$TARGET_DIR/$1"
 }
 
-wanted x86_64-release && build_and_run x86_64-release "x86_64 release" host build host
-wanted x86_64-debug && build_and_run x86_64-debug "x86_64 debug" host build_debug
-wanted x86_64-native && build_and_run x86_64-native "x86_64 release target-cpu=native" host build_native
-wanted x86_64-nightly && build_and_run x86_64-nightly "x86_64 release nightly" host build_nightly
-
+# std and the cross tools first: the cross builds need them.
 setup_start=$(date +%s)
 if [ -n "$CROSS" ]; then
   setup_std || { echo "cannot install std for the cross targets" >&2; STD_OK=0; }
   setup_tools
 fi
 setup_s=$(($(date +%s) - setup_start))
+wanted x86_64-release && platform x86_64-release "x86_64 release" host build host "$TARGET_DIR/release"
+wanted x86_64-debug && platform x86_64-debug "x86_64 debug" host build_debug
+wanted x86_64-native && platform x86_64-native "x86_64 release target-cpu=native" host build_native
+wanted x86_64-nightly && platform x86_64-nightly "x86_64 release nightly" host build_nightly
 for p in $CROSS; do
   tr=$(triple "$p")
-  build_and_run "$p" "$tr release ($ROUTE)" "$tr" build_cross "$tr"
+  platform "$p" "$tr release ($ROUTE)" "$tr" build_cross "$p" "$tr"
+done
+wait
+NAMES=() RESULTS=() BUILD_S=() RUN_S=() LABELS=()
+for p in "${ORDER[@]}"; do
+  cat "$JOBS_DIR/$p.out"
+  if [ -f "$JOBS_DIR/$p.rec" ]; then
+    IFS=$'\t' read -r result bs rs label <"$JOBS_DIR/$p.rec"
+  else
+    result="RUN FAILED" bs=- rs=- label=$p
+  fi
+  NAMES+=("$p") RESULTS+=("$result") BUILD_S+=("$bs") RUN_S+=("$rs") LABELS+=("$label")
 done
 
 echo
@@ -249,7 +279,7 @@ for i in "${!NAMES[@]}"; do
     *) failed+=("${NAMES[$i]} (${RESULTS[$i]})") ;;
   esac
 done
-echo "  (installing std and the cross tools: $setup_s s; whole script: $(($(date +%s) - SCRIPT_START)) s)"
+echo "  (installing std and the cross tools: $setup_s s; $JOBS at a time; whole script: $(($(date +%s) - SCRIPT_START)) s)"
 # Every required platform must have a row (a guard against a platform silently left out).
 for p in $REQUIRED_PLATFORMS; do
   case " ${NAMES[*]} " in

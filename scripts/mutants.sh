@@ -46,7 +46,7 @@ if [ "${1:-}" = "--sample" ]; then
   SAMPLE=1
   shift
 fi
-SAMPLE_SIZE=${SAMPLE_SIZE:-6}
+SAMPLE_SIZE=${SAMPLE_SIZE:-3}
 SCOPE=${1:-rules}
 [ $# -gt 0 ] && shift
 [ "${1:-}" = "--" ] && shift

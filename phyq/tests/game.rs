@@ -272,19 +272,29 @@ fn more_shots_than_birds_is_invalid_and_a_negative_tap_an_error() {
     assert!(play(&l, &[shot(10.0, Some(-0.5))]).is_err());
 }
 
-const PASSED_TEMPLATES: usize = 68;
+/// The one template the search does not pass as written: its wide search tries every state
+/// it may and finds no pass, which takes about 100 s, four fifths of what searching all 75
+/// took, so it is left out here (its 100 tasks are drawn variations, each with a witness the
+/// witness tests replay).
+const NOT_PASSED_AS_WRITTEN: &str = "3_6_3";
 
 #[test]
 fn the_search_passes_the_templates_as_written() {
     // Measured 2026-11-29 with the aimed candidates then the 1° grid (soundness::candidates_for):
     // 69 of the 75 (the greedy 1° grid alone passed 63). 2026-12-05: 67 once a hit damages
     // once per pair of colliders (not once per convex part), 68 once the greedy choice also
-    // weighs the pigs' life left: not 2_4_1, 2_4_2, 3_5_1, 3_5_2, 3_6_3, 3_7_2, 3_9_5.
-    let mut passed = Vec::new();
-    for t in templates::templates() {
-        let l = t.level().unwrap();
-        let s = search(&l).unwrap();
-        if let Some(shots) = s.shots {
+    // weighs the pigs' life left; 2026-12-07: 74, every one but 3_6_3, with the wide search
+    // and the fine grids. The templates are searched side by side (each search is its own).
+    use rayon::prelude::*;
+    let not_passed: Vec<&str> = templates::templates()
+        .par_iter()
+        .filter(|t| t.code != NOT_PASSED_AS_WRITTEN)
+        .filter_map(|t| {
+            let l = t.level().unwrap();
+            let s = search(&l).unwrap();
+            let Some(shots) = s.shots else {
+                return Some(t.code.as_str());
+            };
             // The shots found pass when played from the start.
             let shots: Vec<_> = shots.iter().map(|s| s.to_shot(&l)).collect();
             assert_eq!(
@@ -293,13 +303,8 @@ fn the_search_passes_the_templates_as_written() {
                 "{}",
                 t.code
             );
-            passed.push(t.code.as_str());
-        }
-    }
-    eprintln!("{} passed: {passed:?}", passed.len());
-    assert!(
-        passed.len() >= PASSED_TEMPLATES,
-        "{} passed: {passed:?}",
-        passed.len()
-    );
+            None
+        })
+        .collect();
+    assert!(not_passed.is_empty(), "not passed: {not_passed:?}");
 }
