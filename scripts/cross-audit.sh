@@ -8,6 +8,7 @@
 #   scripts/cross-audit.sh            # CI subset (tests/golden/audit-ci.txt)
 #   scripts/cross-audit.sh --full     # every task (tests/golden/audit-full.txt), takes longer
 #   REQUIRED_PLATFORMS="aarch64 i686" scripts/cross-audit.sh   # only these platforms
+#   CROSS_AUDIT_JOBS=1 scripts/cross-audit.sh   # one platform at a time (default: one per core)
 #
 # Platforms (REQUIRED_PLATFORMS, default: all of them, in this order):
 #   x86_64-release  x86_64-debug  x86_64-native (-C target-cpu=native)  x86_64-nightly
@@ -123,8 +124,8 @@ setup_tools() {
   fi
 }
 
-build() { # build TRIPLE_OR_HOST [TARGET_DIR]; prints the binary path
-  local t=$1 dir=${2:-$TARGET_DIR}
+build() { # build TRIPLE_OR_HOST TARGET_DIR; prints the binary path
+  local t=$1 dir=$2
   local args=(build --release -q -p audit --bin rephyre-audit --target-dir "$dir")
   local bin
   if [ "$t" = host ]; then
@@ -234,9 +235,9 @@ build_nightly() {
   echo "$TARGET_DIR/nightly/release/rephyre-audit"
 }
 STD_OK=1
-build_cross() { # build_cross NAME TRIPLE
-  [ "$STD_OK" -eq 1 ] || { echo "no std for $2 (see above)" >&2; return 1; }
-  build "$2" "$TARGET_DIR/$1"
+build_cross() { # build_cross NAME
+  [ "$STD_OK" -eq 1 ] || { echo "no std for $(triple "$1") (see above)" >&2; return 1; }
+  build "$(triple "$1")" "$TARGET_DIR/$1"
 }
 
 # std and the cross tools first: the cross builds need them.
@@ -252,7 +253,7 @@ wanted x86_64-native && platform x86_64-native "x86_64 release target-cpu=native
 wanted x86_64-nightly && platform x86_64-nightly "x86_64 release nightly" host build_nightly
 for p in $CROSS; do
   tr=$(triple "$p")
-  platform "$p" "$tr release ($ROUTE)" "$tr" build_cross "$p" "$tr"
+  platform "$p" "$tr release ($ROUTE)" "$tr" build_cross "$p"
 done
 wait
 NAMES=() RESULTS=() BUILD_S=() RUN_S=() LABELS=()
